@@ -1,0 +1,112 @@
+"""The one lookup: what happens to a CUDA name for a given Target."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from hipport.tables.model import HipExt, Mapping, Tables
+from hipport.target import Target, Version
+
+
+class Status(str, Enum):
+    MAPPED = "mapped"  # rename to `name`
+    UNSUPPORTED = "unsupported"  # no HIP counterpart at all
+    NEEDS_NEWER_ROCM = "needs_newer_rocm"  # the counterpart appears after the target ROCm
+    EXPERIMENTAL = "experimental"  # HIPIFY marks the mapping experimental; not asked for
+    REMOVED_HIP = "removed_hip"  # the counterpart was removed from HIP by the target ROCm
+    HIP = "hip"  # already a HIP name (or a hipExt API): leave alone
+    UNKNOWN = "unknown"  # not in the tables
+
+
+@dataclass(frozen=True)
+class Resolution:
+    name: str
+    status: Status
+    mapping: Mapping | None = None
+    new_name: str | None = None  # what to rename to (MAPPED), or the counterpart otherwise
+    library: str | None = None  # "hip" or the ROCm library (rocBLAS, MIOpen, ...)
+    min_rocm: Version | None = None  # first ROCm that has the counterpart
+    deprecated_cuda: Version | None = None  # deprecated in CUDA (for the target CUDA)
+    removed_cuda: Version | None = None  # removed from CUDA (for the target CUDA)
+    deprecated_hip: Version | None = None  # deprecated in HIP at the target ROCm
+    removed_hip: Version | None = None
+    experimental: Version | None = None
+    condition: str | None = None  # a macro the HIP name needs, e.g. HIP_ENABLE_WARP_SYNC_BUILTINS
+    alternatives: tuple[HipExt, ...] = field(default=())
+
+    @property
+    def family(self) -> str | None:
+        return self.mapping.family if self.mapping else None
+
+    @property
+    def renames(self) -> bool:
+        return self.status is Status.MAPPED and self.new_name not in (None, self.name)
+
+    def reason(self) -> str:
+        """A sentence for reports."""
+        rocm = f"ROCm {self.min_rocm}" if self.min_rocm else "ROCm"
+        match self.status:
+            case Status.MAPPED:
+                text = f"{self.name} -> {self.new_name}"
+            case Status.UNSUPPORTED:
+                text = f"{self.name} has no HIP counterpart"
+            case Status.NEEDS_NEWER_ROCM:
+                text = f"{self.name} -> {self.new_name} needs {rocm} or newer"
+            case Status.EXPERIMENTAL:
+                text = (f"{self.name} -> {self.new_name} is experimental in ROCm "
+                        f"{self.experimental} (use --experimental to apply it)")
+            case Status.REMOVED_HIP:
+                text = f"{self.new_name} was removed from HIP in ROCm {self.removed_hip}"
+            case Status.HIP:
+                text = f"{self.name} is HIP"
+            case _:
+                text = f"{self.name} is not in hipport's tables"
+        if self.condition:
+            text += f" (requires {self.condition} to be defined)"
+        return text
+
+
+def _side(mapping: Mapping, target: Target) -> tuple[str | None, str, tuple[Version | None, ...]]:
+    """The counterpart to use: the ROCm library with --roc where the table has one."""
+    if target.roc and mapping.roc:
+        return mapping.roc, mapping.roc_library or "roc", (
+            mapping.roc_added, mapping.roc_deprecated, mapping.roc_removed,
+            mapping.roc_experimental)
+    return mapping.hip, "hip", (
+        mapping.hip_added, mapping.hip_deprecated, mapping.hip_removed, mapping.hip_experimental)
+
+
+def _reached(version: Version | None, target: Version | None) -> Version | None:
+    """`version` if the target has reached it (no target version: every version counts)."""
+    if version is None:
+        return None
+    return version if target is None or target >= version else None
+
+
+def resolve(tables: Tables, name: str, target: Target) -> Resolution:
+    mapping = tables.get(name)
+    if mapping is None:
+        status = Status.HIP if tables.is_hip_name(name) else Status.UNKNOWN
+        return Resolution(name, status)
+    rocm = target.rocm or tables.newest_rocm
+    counterpart, library, (added, deprecated, removed, experimental) = _side(mapping, target)
+    common = dict(
+        mapping=mapping, new_name=counterpart, library=library, min_rocm=added,
+        deprecated_cuda=_reached(mapping.cuda_deprecated, target.cuda),
+        removed_cuda=_reached(mapping.cuda_removed, target.cuda),
+        deprecated_hip=_reached(deprecated, rocm), removed_hip=_reached(removed, rocm),
+        experimental=experimental, condition=mapping.condition,
+        alternatives=tuple(tables.hipext_for.get(name, ())),
+    )
+    if not counterpart:
+        status = Status.UNSUPPORTED
+    elif common["removed_hip"]:
+        status = Status.REMOVED_HIP
+    elif added and added > rocm:
+        status = Status.NEEDS_NEWER_ROCM
+    elif experimental and not target.experimental:
+        status = Status.EXPERIMENTAL
+    else:
+        status = Status.MAPPED
+    return Resolution(name, status, **common)  # type: ignore[arg-type]

@@ -1,0 +1,212 @@
+"""Loading mappings/ into memory: one `Mapping` per table row, plus includes and hipExt."""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import NamedTuple
+
+from hipport.target import Version
+
+# The families, in the order in which a name present in several of them is resolved.
+FAMILIES = (
+    "runtime", "driver", "device", "complex", "blas", "rand", "sparse", "solver", "fft",
+    "dnn", "cub", "rtc",
+)
+VERSION_COLUMNS = (
+    "cuda_added", "cuda_deprecated", "cuda_changed", "cuda_removed",
+    "hip_added", "hip_deprecated", "hip_changed", "hip_removed", "hip_experimental",
+    "roc_added", "roc_deprecated", "roc_changed", "roc_removed", "roc_experimental",
+)
+
+
+class Mapping(NamedTuple):
+    """One row of a family table (see mappings/README.md for the meaning of each column).
+
+    A NamedTuple rather than a dataclass: 9,000 rows are built at start-up, and a tuple is
+    built several times faster than a frozen dataclass.
+    """
+
+    cuda: str
+    kind: str
+    family: str
+    section: str
+    cuda_added: Version | None
+    cuda_deprecated: Version | None
+    cuda_changed: Version | None
+    cuda_removed: Version | None
+    hip: str | None
+    hip_added: Version | None
+    hip_deprecated: Version | None
+    hip_changed: Version | None
+    hip_removed: Version | None
+    hip_experimental: Version | None
+    roc: str | None
+    roc_library: str | None
+    roc_added: Version | None
+    roc_deprecated: Version | None
+    roc_changed: Version | None
+    roc_removed: Version | None
+    roc_experimental: Version | None
+    unsupported: bool
+    condition: str | None = None  # a macro the HIP name needs (from overrides.tsv)
+    evidence: str | None = None  # why an override changed this row
+
+    def to_dict(self) -> dict[str, str | bool | None]:
+        out: dict[str, str | bool | None] = {}
+        for name, value in zip(self._fields, self, strict=True):
+            out[name] = str(value) if isinstance(value, Version) else value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class IncludeMapping:
+    cuda_header: str
+    hip_header: str  # "" means: drop the include
+    roc_header: str
+    family: str
+    is_main_header: bool
+    unsupported: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HipExt:
+    """An AMD-only hipExt* API (or a flag it takes) and the CUDA construct it can stand in for."""
+
+    name: str
+    kind: str
+    rocm_added: Version
+    rocm_last_seen: Version
+    signature: str
+    stands_in_for: str
+    cuda_apis: tuple[str, ...]
+    note: str
+
+
+def mappings_dir() -> Path:
+    """mappings/ ships inside the wheel as hipport/mappings; a source checkout has it beside."""
+    here = Path(__file__).resolve().parent.parent
+    packaged = here / "mappings"
+    return packaged if packaged.is_dir() else here.parent / "mappings"
+
+
+_VERSIONS: dict[str, Version | None] = {"": None}
+
+
+def _version(text: str) -> Version | None:
+    try:
+        return _VERSIONS[text]
+    except KeyError:
+        value = _VERSIONS[text] = Version.parse(text)
+        return value
+
+
+def _read_tsv(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
+
+
+def _read_family(path: Path) -> list[Mapping]:
+    """Read a family table. Cells never hold tabs or newlines, so a plain split is enough,
+    and the row is built positionally: this runs 9,000 times at start-up."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = tuple(lines[0].split("\t"))
+    if header != Mapping._fields[: len(header)]:
+        raise ValueError(f"{path}: columns {header} differ from the schema {Mapping._fields}")
+    v = _VERSIONS.get
+    rows = []
+    for line in lines[1:]:
+        c = line.split("\t")
+        if len(c) != len(header):
+            raise ValueError(f"{path}: row {c[0]!r} has {len(c)} cells, not {len(header)}")
+        for cell in (c[4], c[5], c[6], c[7], c[9], c[10], c[11], c[12], c[13], c[16], c[17],
+                     c[18], c[19], c[20]):
+            if cell not in _VERSIONS:
+                _version(cell)
+        rows.append(Mapping(
+            c[0], c[1], c[2], c[3], v(c[4]), v(c[5]), v(c[6]), v(c[7]),
+            c[8] or None, v(c[9]), v(c[10]), v(c[11]), v(c[12]), v(c[13]),
+            c[14] or None, c[15] or None, v(c[16]), v(c[17]), v(c[18]), v(c[19]), v(c[20]),
+            c[21] == "yes",
+        ))
+    return rows
+
+
+class Tables:
+    """All tables, indexed by CUDA name, HIP name and hipExt name."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.rows: list[Mapping] = []
+        for family in FAMILIES:
+            self.rows.extend(_read_family(directory / f"{family}.tsv"))
+        self.overrides = _read_tsv(directory / "overrides.tsv")
+        self._apply_overrides()
+        self.by_cuda: dict[str, list[Mapping]] = {}
+        self.by_hip: dict[str, list[Mapping]] = {}
+        for row in self.rows:
+            self.by_cuda.setdefault(row.cuda, []).append(row)
+            for name in (row.hip, row.roc):
+                if name:
+                    self.by_hip.setdefault(name, []).append(row)
+        self.includes = {
+            r["cuda_header"]: IncludeMapping(
+                r["cuda_header"], r["hip_header"], r["roc_header"], r["api"],
+                r["is_main_header"] == "yes", r["unsupported"] == "yes",
+            )
+            for r in _read_tsv(directory / "includes.tsv")
+        }
+        self.hipext = {
+            r["name"]: HipExt(
+                r["name"], r["kind"], Version.parse(r["rocm_added"]),
+                Version.parse(r["rocm_last_seen"]), r["signature"], r["stands_in_for"],
+                tuple(a for a in r["cuda_apis"].split(",") if a), r["note"],
+            )
+            for r in _read_tsv(directory / "hipext.tsv")
+        }
+        self.hipext_for: dict[str, list[HipExt]] = {}
+        for ext in self.hipext.values():
+            for api in ext.cuda_apis:
+                self.hipext_for.setdefault(api, []).append(ext)
+        self.counts: dict[str, int] = json.loads((directory / "counts.json").read_text())
+        self.newest_rocm: Version = max({r.hip_added for r in self.rows if r.hip_added})
+
+    def _apply_overrides(self) -> None:
+        by_key = {(o["cuda"], o["family"]): o for o in self.overrides}
+        for i, row in enumerate(self.rows):
+            override = by_key.get((row.cuda, row.family))
+            if override is None:
+                continue
+            self.rows[i] = row._replace(
+                hip=override["hip"], hip_added=Version.parse(override["hip_added"]),
+                unsupported=False, condition=override["condition"] or None,
+                evidence=override["evidence"],
+            )
+
+    def get(self, cuda_name: str) -> Mapping | None:
+        """The row for a CUDA name; a name listed in several families resolves to the first
+        family (in FAMILIES order) that maps it, else to its first row."""
+        rows = self.by_cuda.get(cuda_name)
+        if not rows:
+            return None
+        for row in rows:
+            if row.hip or row.roc:
+                return row
+        return rows[0]
+
+    def find(self, name: str) -> list[Mapping]:
+        """Rows for a CUDA name, else rows whose HIP or ROC name it is."""
+        return self.by_cuda.get(name) or self.by_hip.get(name, [])
+
+    def is_hip_name(self, name: str) -> bool:
+        """A name hipport should accept as HIP: a HIP/ROC name of the tables or a hipExt API."""
+        return name in self.by_hip or name in self.hipext
+
+
+@cache
+def load_tables(directory: str | None = None) -> Tables:
+    """Load the tables once per process (from mappings/ unless told otherwise)."""
+    return Tables(Path(directory) if directory else mappings_dir())

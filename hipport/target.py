@@ -1,0 +1,99 @@
+"""Versions and the target a translation aims at."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import total_ordering
+
+_VERSION_RE = re.compile(r"^\s*(\d+(?:\.\d+)*)(?:[-.]?(dev|rc\d*|a\d*|b\d*))?\s*$", re.IGNORECASE)
+
+
+@total_ordering
+@dataclass(frozen=True)
+class Version:
+    """A dotted version compared numerically: 6.10 > 6.9, 6.2 == 6.2.0.
+
+    A "-dev" suffix (as in HIPIFY's "6.3-dev" head) sorts after every release of
+    the same numbers, since a development head already holds what the release will.
+    """
+
+    parts: tuple[int, ...]
+    dev: bool = False
+
+    @classmethod
+    def parse(cls, text: str | Version) -> Version:
+        if isinstance(text, Version):
+            return text
+        match = _VERSION_RE.match(str(text))
+        if not match:
+            raise ValueError(f"not a version: {text!r} (expected e.g. 6.2 or 6.2.0)")
+        parts = tuple(int(p) for p in match.group(1).split("."))
+        return cls(parts, dev=bool(match.group(2)))
+
+    def _key(self) -> tuple[tuple[int, ...], int]:
+        parts = list(self.parts)
+        while len(parts) > 1 and parts[-1] == 0:
+            parts.pop()
+        return tuple(parts), 1 if self.dev else 0
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Version):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __lt__(self, other: Version) -> bool:
+        return self._key() < other._key()
+
+    def __str__(self) -> str:
+        text = ".".join(str(p) for p in self.parts)
+        return f"{text}-dev" if self.dev else text
+
+
+def parse_optional(text: str | None) -> Version | None:
+    """Parse a table cell: blank means no version."""
+    if text is None or not str(text).strip():
+        return None
+    return Version.parse(text)
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a translation aims at.
+
+    rocm: the ROCm/HIP release the output must build with (None: the newest the tables know).
+    cuda: the CUDA release the input was written for (None: any); used to flag APIs removed
+          or deprecated by then.
+    experimental: apply mappings HIPIFY marks experimental.
+    roc: map library calls to the ROCm libraries (rocBLAS, ...) instead of the hip* wrappers.
+    amd_ext: apply hipExt* alternatives where one exists (opt-in, never a default rewrite).
+    translate_strings: rename whole-word API names inside string literals too.
+    launch_syntax: "cuda" keeps <<<...>>>, "hip" rewrites to hipLaunchKernelGGL.
+    """
+
+    rocm: Version | None = None
+    cuda: Version | None = None
+    experimental: bool = False
+    roc: bool = False
+    amd_ext: bool = False
+    translate_strings: bool = False
+    launch_syntax: str = "cuda"
+    extra: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if self.launch_syntax not in ("cuda", "hip"):
+            raise ValueError(f"launch_syntax must be 'cuda' or 'hip', not {self.launch_syntax!r}")
+        if self.rocm is not None and not isinstance(self.rocm, Version):
+            object.__setattr__(self, "rocm", Version.parse(self.rocm))
+        if self.cuda is not None and not isinstance(self.cuda, Version):
+            object.__setattr__(self, "cuda", Version.parse(self.cuda))
+
+    def key(self) -> str:
+        """A stable text key for caches."""
+        return (
+            f"rocm={self.rocm};cuda={self.cuda};exp={self.experimental};roc={self.roc};"
+            f"ext={self.amd_ext};str={self.translate_strings};launch={self.launch_syntax}"
+        )
