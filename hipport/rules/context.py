@@ -1,0 +1,95 @@
+"""What every rule sees: the source, its tokens, the target, the tables and options,
+plus the lookups several rules share (computed once per file)."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Protocol
+
+from hipport.edits import Edit
+from hipport.findings import RULES, Finding, Location, Severity
+from hipport.lexer import Token, line_starts
+from hipport.rules.tokens import Directive, directives
+from hipport.tables import Resolution, Tables, resolve
+from hipport.target import Target
+
+if TYPE_CHECKING:
+    from hipport.engine import EngineOptions
+
+
+@dataclass
+class Context:
+    source: bytes
+    tokens: list[Token]
+    path: str
+    target: Target
+    tables: Tables
+    options: EngineOptions
+    # Filled by the engine from earlier rules / the project index: names defined here.
+    defined: frozenset[str] = frozenset()
+    # Names a semantic pass found to be the user's own declarations (never renamed).
+    user_declared: frozenset[str] = frozenset()
+    _resolutions: dict[str, Resolution] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def line_starts(self) -> list[int]:
+        return line_starts(self.source)
+
+    @cached_property
+    def directives(self) -> list[Directive]:
+        return directives(self.source, self.tokens)
+
+    @cached_property
+    def directive_at(self) -> dict[int, Directive]:
+        """Token index -> the directive that token belongs to (only tokens inside one)."""
+        out: dict[int, Directive] = {}
+        for d in self.directives:
+            for i in range(d.hash, d.end):
+                out[i] = d
+        return out
+
+    @cached_property
+    def newline(self) -> bytes:
+        """The file's line ending (CRLF if its first line ends so)."""
+        nl = self.source.find(b"\n")
+        return b"\r\n" if nl > 0 and self.source[nl - 1] == 0x0D else b"\n"
+
+    def resolve(self, name: str) -> Resolution:
+        res = self._resolutions.get(name)
+        if res is None:
+            res = self._resolutions[name] = resolve(self.tables, name, self.target)
+        return res
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based line and byte column of a byte offset."""
+        starts = self.line_starts
+        line = bisect_right(starts, offset)
+        return line, offset - starts[line - 1] + 1
+
+    def location(self, start: int, end: int) -> Location:
+        line, col = self.position(start)
+        end_line, end_col = self.position(end)
+        return Location(self.path, line, col, end_line, end_col)
+
+    def token_location(self, tok: Token) -> Location:
+        end_line, end_col = self.position(tok.end)
+        return Location(self.path, tok.line, tok.column, end_line, end_col)
+
+    def finding(self, code: str, start: int, end: int, message: str, **fields: object) -> Finding:
+        """A Finding with the registered default severity of `code`."""
+        severity = RULES[code].severity if code in RULES else Severity.WARNING
+        return Finding(code, severity, message, self.location(start, end), **fields)  # type: ignore[arg-type]
+
+    def edit(self, start: int, end: int, new: bytes | str, rule: str) -> Edit:
+        data = new.encode("utf-8", "surrogateescape") if isinstance(new, str) else new
+        return Edit(start, end, data, rule, self.source[start:end])
+
+
+class Rule(Protocol):
+    """A rewrite or a check. `name` is for edit attribution and debugging."""
+
+    name: str
+
+    def run(self, ctx: Context) -> tuple[list[Edit], list[Finding]]: ...

@@ -1,0 +1,179 @@
+"""Token helpers shared by every rule: significant neighbours, matching brackets,
+call arguments and preprocessor directive lines. Rules never copy these."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hipport.lexer import COMMENT, IDENTIFIER, KEYWORD, PUNCTUATION, Token
+
+OPENERS = {"(": ")", "[": "]", "{": "}"}
+CLOSERS = {")", "]", "}"}
+
+
+def next_code(tokens: list[Token], i: int) -> int | None:
+    """Index of the next token after i that is not a comment."""
+    n = len(tokens)
+    i += 1
+    while i < n:
+        if tokens[i].kind != COMMENT:
+            return i
+        i += 1
+    return None
+
+
+def prev_code(tokens: list[Token], i: int) -> int | None:
+    """Index of the previous token before i that is not a comment."""
+    i -= 1
+    while i >= 0:
+        if tokens[i].kind != COMMENT:
+            return i
+        i -= 1
+    return None
+
+
+def is_punct(tokens: list[Token], i: int | None, text: str) -> bool:
+    return i is not None and tokens[i].kind == PUNCTUATION and tokens[i].text == text
+
+
+def is_word(token: Token) -> bool:
+    return token.kind == IDENTIFIER or token.kind == KEYWORD
+
+
+def matching(tokens: list[Token], i: int, limit: int | None = None) -> int | None:
+    """Index of the bracket closing the one at i ( ( [ { ), or None if unbalanced."""
+    close = OPENERS.get(tokens[i].text)
+    if close is None:
+        return None
+    depth = 0
+    end = len(tokens) if limit is None else limit
+    for j in range(i, end):
+        tok = tokens[j]
+        if tok.kind != PUNCTUATION:
+            continue
+        if tok.text in OPENERS:
+            depth += 1
+        elif tok.text in CLOSERS:
+            depth -= 1
+            if depth == 0:
+                return j if tok.text == close else None
+    return None
+
+
+def split_args(tokens: list[Token], open_i: int, close_i: int) -> list[tuple[int, int]] | None:
+    """Top-level comma-separated arguments between brackets at open_i and close_i, as
+    half-open token index ranges [a, b). None when brackets inside do not balance.
+    An empty argument list gives []."""
+    args: list[tuple[int, int]] = []
+    depth = 0
+    start = open_i + 1
+    for j in range(open_i + 1, close_i):
+        tok = tokens[j]
+        if tok.kind != PUNCTUATION:
+            continue
+        if tok.text in OPENERS:
+            depth += 1
+        elif tok.text in CLOSERS:
+            depth -= 1
+            if depth < 0:
+                return None
+        elif tok.text == "," and depth == 0:
+            args.append((start, j))
+            start = j + 1
+    if depth != 0:
+        return None
+    if not args and not _has_code(tokens, start, close_i):
+        return []
+    args.append((start, close_i))
+    return args
+
+
+def _has_code(tokens: list[Token], a: int, b: int) -> bool:
+    return any(tokens[k].kind != COMMENT for k in range(a, b))
+
+
+def code_range(tokens: list[Token], a: int, b: int) -> tuple[int, int] | None:
+    """Shrink [a, b) to its first and last non-comment tokens; None if only comments."""
+    while a < b and tokens[a].kind == COMMENT:
+        a += 1
+    while b > a and tokens[b - 1].kind == COMMENT:
+        b -= 1
+    return (a, b) if a < b else None
+
+
+def adjacent(tokens: list[Token], i: int) -> bool:
+    """tokens[i] and tokens[i + 1] touch (no space between them)."""
+    return i + 1 < len(tokens) and tokens[i].end == tokens[i + 1].start
+
+
+def is_launch_open(tokens: list[Token], i: int) -> bool:
+    """`<<<` lexes as `<<` `<`."""
+    return (tokens[i].text == "<<" and tokens[i].kind == PUNCTUATION and adjacent(tokens, i)
+            and tokens[i + 1].text == "<")
+
+
+def is_launch_close(tokens: list[Token], i: int) -> bool:
+    """`>>>` lexes as `>>` `>`."""
+    return (tokens[i].text == ">>" and tokens[i].kind == PUNCTUATION and adjacent(tokens, i)
+            and tokens[i + 1].text == ">")
+
+
+@dataclass(frozen=True)
+class Directive:
+    """One preprocessor directive: `#` at token index `hash`, its name (include, define,
+    if, ...; "" for a null directive), the token range [hash, end) it spans (backslash
+    continuations included), and the byte range of its whole line(s) including the
+    newline that ends it."""
+
+    name: str
+    hash: int
+    end: int
+    line_start: int
+    line_end: int
+
+
+def _logical_line_end(source: bytes, pos: int) -> int:
+    """Offset just after the newline ending the logical line that holds pos."""
+    n = len(source)
+    while True:
+        nl = source.find(b"\n", pos)
+        if nl == -1:
+            return n
+        k = nl - 1
+        if k >= 0 and source[k] == 0x0D:
+            k -= 1
+        if k >= 0 and source[k] == 0x5C:  # backslash: the line continues
+            pos = nl + 1
+            continue
+        return nl + 1
+
+
+def directives(source: bytes, tokens: list[Token]) -> list[Directive]:
+    """Every preprocessor directive in the file, in order."""
+    out: list[Directive] = []
+    n = len(tokens)
+    i = 0
+    while i < n:
+        tok = tokens[i]
+        if tok.kind == PUNCTUATION and tok.text == "#" and _at_line_start(source, tok.start):
+            line_start = source.rfind(b"\n", 0, tok.start) + 1
+            line_end = _logical_line_end(source, tok.start)
+            j = i + 1
+            while j < n and tokens[j].start < line_end:
+                # a block comment may run past the line end; the directive still ends there
+                j += 1
+            name = ""
+            if i + 1 < j and is_word(tokens[i + 1]):
+                name = tokens[i + 1].text
+            out.append(Directive(name, i, j, line_start, line_end))
+            i = j
+            continue
+        i += 1
+    return out
+
+
+def _at_line_start(source: bytes, pos: int) -> bool:
+    k = pos - 1
+    while k >= 0 and source[k] in b" \t\f\v":
+        k -= 1
+    return k < 0 or source[k] in b"\n\r" or (k == 2 and source[:3] == b"\xef\xbb\xbf")
