@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from hipport.tables.model import HipExt, Mapping, Tables
 from hipport.target import Target, Version
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     MAPPED = "mapped"  # rename to `name`
     UNSUPPORTED = "unsupported"  # no HIP counterpart at all
     NEEDS_NEWER_ROCM = "needs_newer_rocm"  # the counterpart appears after the target ROCm
@@ -85,10 +85,16 @@ def _reached(version: Version | None, target: Version | None) -> Version | None:
 
 
 def resolve(tables: Tables, name: str, target: Target) -> Resolution:
+    """What happens to CUDA name `name` for `target`."""
     mapping = tables.get(name)
     if mapping is None:
         status = Status.HIP if tables.is_hip_name(name) else Status.UNKNOWN
         return Resolution(name, status)
+    return _resolve_row(tables, mapping, target)
+
+
+def _resolve_row(tables: Tables, mapping: Mapping, target: Target) -> Resolution:
+    name = mapping.cuda
     rocm = target.rocm or tables.newest_rocm
     counterpart, library, (added, deprecated, removed, experimental) = _side(mapping, target)
     common = dict(

@@ -1,0 +1,3 @@
+from hipport.cli import main
+
+main()

@@ -1,0 +1,54 @@
+"""The `hipport` command. Each subcommand lives in its own module and is imported only when
+it runs, so `hipport --help` does not pay for libclang or the tables."""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+# name -> (module, attribute, one-line help shown by `hipport --help`)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "translate": ("hipport.cli.translate", "translate", "Rewrite CUDA sources to HIP."),
+    "check": ("hipport.cli.check", "check", "Report what cannot be ported; the CI gate."),
+    "baseline": ("hipport.cli.check", "baseline", "Record current findings to accept them."),
+    "rule": ("hipport.cli.check", "rule", "Explain a rule code."),
+    "tables": ("hipport.cli.tables", "tables", "Query the CUDA-to-HIP mapping tables."),
+    "verify": ("hipport.cli.verify", "verify", "Compile translated output with a HIP compiler."),
+    "init": ("hipport.cli.init", "init", "Write a starter [tool.hipport] configuration."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(name for name, (module, _, _) in COMMANDS.items() if _exists(module))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module, attr, _ = COMMANDS[name]
+        return getattr(importlib.import_module(module), attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+def _exists(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="hipport", message="hipport %(version)s")
+def main() -> None:
+    """Port CUDA source code to AMD HIP/ROCm.
+
+    hipport lexes every CUDA source with libclang (no CUDA install needed), renames CUDA API
+    uses from versioned mapping tables for the ROCm release you target, and reports what it
+    could not port. Exit codes: 0 clean, 1 findings (or pending changes with --diff),
+    2 usage or internal error.
+    """
+
+
+import importlib.util  # noqa: E402  (after main so the module reads top-down)

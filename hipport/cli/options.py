@@ -1,0 +1,67 @@
+"""Options shared by every command that aims at a target, and turning them into a Target."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from hipport.target import Target, Version
+
+
+def _version(ctx: click.Context, param: click.Parameter, value: str | None) -> Version | None:
+    if value is None:
+        return None
+    try:
+        return Version.parse(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+TARGET_OPTIONS = [
+    click.option("--rocm", "rocm", metavar="VERSION", callback=_version,
+                 help="ROCm/HIP release to target (default: the newest in the tables)."),
+    click.option("--cuda", "cuda", metavar="VERSION", callback=_version,
+                 help="CUDA release the code is written for (flags APIs deprecated or removed "
+                      "by then)."),
+    click.option("--experimental/--no-experimental", default=None,
+                 help="Apply mappings HIPIFY marks experimental."),
+    click.option("--roc/--no-roc", default=None,
+                 help="Map library calls to ROCm libraries (rocBLAS, rocSPARSE, ...) instead "
+                      "of the hip* wrappers."),
+    click.option("--amd-ext/--no-amd-ext", "amd_ext", default=None,
+                 help="Apply AMD hipExt* alternatives where one is a drop-in replacement."),
+    click.option("--launch-syntax", type=click.Choice(["cuda", "hip"]), default=None,
+                 help="Keep <<<...>>> launches (cuda, default) or rewrite them to "
+                      "hipLaunchKernelGGL (hip)."),
+    click.option("--translate-strings/--no-translate-strings", default=None,
+                 help="Also rename whole-word API names inside string literals."),
+]
+
+
+def target_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    for option in reversed(TARGET_OPTIONS):
+        func = option(func)
+    return func
+
+
+def target_from(values: dict[str, Any], config: dict[str, Any] | None = None) -> Target:
+    """Build a Target: command-line values win over configuration, which wins over defaults."""
+    config = config or {}
+
+    def pick(key: str, default: Any) -> Any:
+        value = values.get(key)
+        if value is None:
+            value = config.get(key.replace("_", "-"), config.get(key))
+        return default if value is None else value
+
+    return Target(
+        rocm=pick("rocm", None),
+        cuda=pick("cuda", None),
+        experimental=bool(pick("experimental", False)),
+        roc=bool(pick("roc", False)),
+        amd_ext=bool(pick("amd_ext", False)),
+        translate_strings=bool(pick("translate_strings", False)),
+        launch_syntax=pick("launch_syntax", "cuda"),
+    )

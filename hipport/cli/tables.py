@@ -1,0 +1,212 @@
+"""`hipport tables`: look things up in the mapping tables."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from typing import Any
+
+import click
+
+from hipport.cli.options import _version, target_from, target_options
+
+
+@click.group()
+def tables() -> None:
+    """Query the CUDA-to-HIP mapping tables (HIPIFY's tables, versioned by ROCm release)."""
+
+
+def _load():
+    from hipport.tables import load_tables
+
+    return load_tables()
+
+
+def _console():
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+@tables.command()
+@click.argument("name")
+@target_options
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Output format.")
+def show(name: str, fmt: str, **target_values: Any) -> None:
+    """Show one entry, looked up by its CUDA name, its HIP name or a hipExt name, with every
+    version column and what it resolves to for the target."""
+    from hipport.tables import resolve
+
+    tbl = _load()
+    target = target_from(target_values)
+    rows = tbl.find(name)
+    ext = tbl.hipext.get(name)
+    if not rows and ext is None:
+        click.echo(f"hipport: {name!r} is not in the tables (try: hipport tables search "
+                   f"{name[:6]})", err=True)
+        sys.exit(1)
+    entries = []
+    for row in rows:
+        res = resolve(tbl, row.cuda, target)
+        entry = row.to_dict()
+        entry["resolution"] = {
+            "target_rocm": str(target.rocm or tbl.newest_rocm),
+            "status": res.status.value,
+            "new_name": res.new_name,
+            "min_rocm": str(res.min_rocm) if res.min_rocm else None,
+            "condition": res.condition,
+            "reason": res.reason(),
+            "hipext_alternatives": [a.name for a in res.alternatives],
+        }
+        entries.append(entry)
+    ext_entry = _ext_dict(ext) if ext else None
+    if fmt == "json":
+        click.echo(json.dumps({"entries": entries, "hipext": ext_entry}, indent=2))
+        return
+    console = _console()
+    for entry in entries:
+        _print_entry(console, entry)
+    if ext_entry:
+        _print_entry(console, ext_entry, title=f"{ext_entry['name']} (AMD extension)")
+
+
+def _ext_dict(ext) -> dict[str, Any]:
+    return {
+        "name": ext.name, "kind": ext.kind, "rocm_added": str(ext.rocm_added),
+        "rocm_last_seen": str(ext.rocm_last_seen), "signature": ext.signature,
+        "stands_in_for": ext.stands_in_for, "cuda_apis": list(ext.cuda_apis), "note": ext.note,
+    }
+
+
+def _print_entry(console, entry: dict[str, Any], title: str | None = None) -> None:
+    from rich.table import Table
+
+    table = Table(title=title or f"{entry['cuda']} ({entry['family']})", show_header=False,
+                  title_justify="left")
+    table.add_column("field", style="bold")
+    table.add_column("value")
+    for key, value in entry.items():
+        if isinstance(value, dict):
+            for sub, subvalue in value.items():
+                table.add_row(f"{key}.{sub}", _text(subvalue))
+        else:
+            table.add_row(key, _text(value))
+    console.print(table)
+
+
+def _text(value: Any) -> str:
+    if value is None or value == "":
+        return "-"
+    if isinstance(value, list):
+        return ", ".join(value) or "-"
+    return str(value)
+
+
+@tables.command()
+@target_options
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv", "markdown"]),
+              default="text", show_default=True, help="Output format.")
+def coverage(fmt: str, **target_values: Any) -> None:
+    """Per family: total entries and how many are mapped, unsupported, experimental or need a
+    newer ROCm than --rocm."""
+    from hipport.tables.queries import COVERAGE_KEYS
+    from hipport.tables.queries import coverage as compute
+
+    tbl = _load()
+    target = target_from(target_values)
+    rows = [c.to_dict() for c in compute(tbl, target)]
+    columns = ["family", "total", *COVERAGE_KEYS]
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2))
+    elif fmt == "csv":
+        out = io.StringIO()
+        writer = csv.DictWriter(out, columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        click.echo(out.getvalue(), nl=False)
+    elif fmt == "markdown":
+        click.echo("| " + " | ".join(columns) + " |")
+        click.echo("|" + "|".join([":--"] + ["--:"] * (len(columns) - 1)) + "|")
+        for row in rows:
+            click.echo("| " + " | ".join(str(row[c]) for c in columns) + " |")
+    else:
+        from rich.table import Table
+
+        rocm = target.rocm or tbl.newest_rocm
+        table = Table(title=f"Coverage for ROCm {rocm}", title_justify="left")
+        for column in columns:
+            table.add_column(column, justify="left" if column == "family" else "right")
+        for row in rows:
+            table.add_row(*(str(row[c]) for c in columns))
+        totals = {c: sum(r[c] for r in rows) for c in columns[1:]}
+        table.add_row("all", *(str(totals[c]) for c in columns[1:]), style="bold")
+        _console().print(table)
+
+
+@tables.command()
+@click.option("--from", "older", required=True, metavar="VERSION", callback=_version,
+              help="The older ROCm release.")
+@click.option("--to", "newer", required=True, metavar="VERSION", callback=_version,
+              help="The newer ROCm release.")
+@click.option("--family", "families", multiple=True, help="Only these families (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Output format.")
+@target_options
+def diff(older, newer, families: tuple[str, ...], fmt: str, **target_values: Any) -> None:
+    """What changed between two ROCm releases: entries that became available, removed, ..."""
+    from hipport.tables.queries import diff as compute
+
+    if older > newer:
+        raise click.BadParameter("--from must not be newer than --to", param_hint="--from")
+    tbl = _load()
+    target = target_from(target_values)
+    changes = [c for c in compute(tbl, older, newer, target)
+               if not families or c.mapping.family in families]
+    records = [{
+        "cuda": c.mapping.cuda, "family": c.mapping.family,
+        "hip": (c.mapping.roc if target.roc and c.mapping.roc else c.mapping.hip),
+        "hip_added": str(c.mapping.hip_added) if c.mapping.hip_added else None,
+        "before": c.before.value, "after": c.after.value,
+    } for c in changes]
+    if fmt == "json":
+        click.echo(json.dumps(records, indent=2))
+        return
+    console = _console()
+    console.print(f"{len(records)} entries change status from ROCm {older} to ROCm {newer}")
+    for r in records:
+        console.print(f"{r['family']:8} {r['cuda']} -> {r['hip'] or '-'}  "
+                      f"({r['before']} -> {r['after']}, HIP added {r['hip_added'] or '-'})")
+
+
+@tables.command()
+@click.argument("pattern")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Output format.")
+@click.option("--limit", type=int, default=200, show_default=True, help="At most this many.")
+def search(pattern: str, fmt: str, limit: int) -> None:
+    """Find entries whose CUDA, HIP or ROC name matches PATTERN: a case-insensitive substring,
+    a glob (cudaMemcpy*), or a regular expression (^cuda.*Async$)."""
+    from hipport.tables.queries import search as compute
+
+    rows, exts = compute(_load(), pattern)
+    records = [{"cuda": r.cuda, "family": r.family, "kind": r.kind, "hip": r.hip,
+                "hip_added": str(r.hip_added) if r.hip_added else None, "roc": r.roc}
+               for r in rows[:limit]]
+    ext_records = [_ext_dict(e) for e in exts]
+    if fmt == "json":
+        click.echo(json.dumps({"entries": records, "hipext": ext_records,
+                               "total": len(rows)}, indent=2))
+        return
+    for r in records:
+        click.echo(f"{r['family']:8} {r['cuda']:45} {r['hip'] or '(unsupported)':45} "
+                   f"{r['hip_added'] or ''}")
+    for e in ext_records:
+        click.echo(f"{'hipext':8} {e['name']:45} {'(AMD extension)':45} {e['rocm_added']}")
+    if len(rows) > limit:
+        click.echo(f"... {len(rows) - limit} more (use --limit)")
+    if not rows and not exts:
+        click.echo(f"no entry matches {pattern!r}", err=True)
+        sys.exit(1)

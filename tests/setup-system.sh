@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# System packages the tests need: Debian's HIP toolchain (syntax-only compiles of translated
+# code) and Chromium (renders the HTML report). Installs only what is missing; needs root.
+set -euo pipefail
+pkgs=(hipcc libamdhip64-dev rocm-device-libs libhipsparse-dev libhiprand-dev librocprim-dev
+      chromium git)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "tests/setup-system.sh: need root to install: ${missing[*]}" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+echo "system packages ready: ${pkgs[*]}"
