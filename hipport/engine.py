@@ -16,9 +16,12 @@ from __future__ import annotations
 from collections.abc import Mapping as MappingABC
 from dataclasses import dataclass, field
 
-from hipport.edits import Edit
+import os
+
+from hipport.edits import Edit, OverlappingEdits, apply, normalize
 from hipport.findings import Finding, Location
-from hipport.tables import Status, Tables
+from hipport.lexer import IDENTIFIER, LexError, Token, lex, might_need_translation
+from hipport.tables import Status, Tables, load_tables
 from hipport.target import Target, Version
 
 
@@ -32,6 +35,9 @@ class EngineOptions:
     semantic: bool = False
     cuda_path: str | None = None
     compile_args: tuple[str, ...] = ()
+    # Tests (debug) only: re-translate the output and check it is stable, and check that
+    # every byte outside the edits is unchanged; a violation raises AssertionError.
+    check_invariants: bool = False
 
 
 @dataclass(frozen=True)
@@ -60,3 +66,210 @@ class TranslationResult:
     @property
     def changed(self) -> bool:
         return self.output != self.source
+
+
+PASS_THROUGH_SUFFIXES = (".hip",)
+
+
+def translate_source(source: bytes, path: str, target: Target,
+                     options: EngineOptions | None = None) -> TranslationResult:
+    """Translate one source text (see the CONTRACT above). Never raises on bad input."""
+    options = options or EngineOptions()
+    if path.endswith(PASS_THROUGH_SUFFIXES) or not might_need_translation(source):
+        return TranslationResult(path, source, source, defined_names=_safe_defined(source, path))
+    try:
+        tokens = lex(source, path)
+    except LexError as exc:
+        return TranslationResult(path, source, source, error=str(exc))
+    result = _translate_tokens(source, tokens, path, target, options)
+    if options.check_invariants and result.error is None:
+        _check_invariants(result, target, options)
+    return result
+
+
+def _translate_tokens(source: bytes, tokens: list[Token], path: str, target: Target,
+                      options: EngineOptions) -> TranslationResult:
+    from hipport.rules import Context, all_rules  # the rules import this module's types
+
+    tables = options.tables or load_tables()
+    defined = names_defined_by(tokens, source)
+    ctx = Context(source, tokens, path, target, tables, options, defined=defined)
+    findings: list[Finding] = []
+    if options.semantic or options.cuda_path or options.compile_args:
+        findings.extend(_semantic(ctx))
+    edits: list[Edit] = []
+    for rule in all_rules():
+        rule_edits, rule_findings = rule.run(ctx)
+        edits.extend(rule_edits)
+        findings.extend(rule_findings)
+    edits = _drop_overlaps(edits)
+    output = apply(source, edits)
+    findings.sort(key=lambda f: (f.location.line, f.location.column, f.code))
+    return TranslationResult(path, source, output, edits, findings, ctx.uses, defined)
+
+
+def _semantic(ctx) -> list[Finding]:  # noqa: ANN001 (Context: imported late)
+    from hipport.semantic import SEMANTIC_PARSE_ERROR, analyze
+
+    info = analyze(ctx.source, ctx.path, ctx.options.cuda_path, ctx.options.compile_args)
+    if info.errors:
+        return [ctx.finding(SEMANTIC_PARSE_ERROR.code, 0, 0,
+                            "semantic pass: " + "; ".join(info.errors))]
+    # Only names the tables know matter: a user's own declaration of one is not renamed.
+    ctx.user_declared = frozenset(n for n in info.user_declared if n in ctx.defined)
+    return []
+
+
+def _drop_overlaps(edits: list[Edit]) -> list[Edit]:
+    """Keep edits in rule order; an edit overlapping one kept earlier is dropped (the
+    earlier rule wins). Zero-width inserts touching a replacement do not overlap."""
+    try:
+        return normalize(edits)
+    except OverlappingEdits:
+        pass
+    kept: list[Edit] = []
+    for edit in edits:
+        if not any(_overlap(edit, k) for k in kept):
+            kept.append(edit)
+    return normalize(kept)
+
+
+def _overlap(a: Edit, b: Edit) -> bool:
+    if a.start == a.end and b.start == b.end:
+        return a.start == b.start and a.new != b.new
+    if a.start == a.end:
+        return b.start < a.start < b.end
+    if b.start == b.end:
+        return a.start < b.start < a.end
+    return a.start < b.end and b.start < a.end
+
+
+def _check_invariants(result: TranslationResult, target: Target, options: EngineOptions) -> None:
+    """Debug only: bytes outside edits are unchanged, and a second run changes nothing."""
+    pos = 0
+    out = 0
+    for edit in sorted(result.edits, key=lambda e: (e.start, e.end)):
+        gap = edit.start - pos
+        assert result.source[pos:edit.start] == result.output[out:out + gap], "bytes changed"
+        out += gap + len(edit.new)
+        pos = edit.end
+    assert result.source[pos:] == result.output[out:], "bytes changed after the last edit"
+    again = translate_source(result.output, result.path, target,
+                             _replace(options, check_invariants=False))
+    assert again.output == result.output, f"{result.path}: a second translation changed it"
+
+
+def _replace(options: EngineOptions, **changes: object) -> EngineOptions:
+    from dataclasses import replace
+
+    return replace(options, **changes)
+
+
+# --- the names a file defines (for unknown-name checks and the project index) ----------
+
+_TYPE_KEYWORDS = frozenset({
+    "void", "int", "float", "double", "char", "bool", "long", "short", "unsigned", "signed",
+    "auto", "const", "volatile", "size_t", "static", "inline", "extern", "constexpr",
+    "__global__", "__device__", "__host__", "__forceinline__", "__inline__", "__shared__",
+    "__constant__", "__managed__", "wchar_t", "char16_t", "char32_t", "char8_t",
+})
+_NOT_TYPES = frozenset({
+    "return", "else", "case", "do", "throw", "goto", "new", "delete", "sizeof", "typeid",
+    "co_return", "co_await", "co_yield", "decltype", "alignof", "noexcept", "operator",
+    "define", "undef", "ifdef", "ifndef", "if", "elif", "defined", "include", "pragma",
+    "while", "for", "switch", "catch", "static_assert", "using", "namespace", "template",
+    "typename", "class", "struct", "union", "enum", "typedef", "public", "private",
+    "protected", "friend", "virtual", "explicit", "asm", "__asm__",
+})
+_AFTER_DECLARATOR = frozenset({"=", ";", ",", "[", "{", "(", ")", ":"})
+
+
+def names_defined_by(tokens: list[Token], source: bytes = b"") -> frozenset[str]:
+    """Names the file itself defines: macros, functions, types, variables, enumerators.
+
+    A token heuristic (no preprocessor, no parser): good enough to know that a
+    `CUDA_CHECK` macro or a `cudaCheck` function is the project's own.
+    """
+    code = [t for t in tokens if t.kind != "comment"]
+    names: set[str] = set()
+    n = len(code)
+    enum_depth = -1
+    depth = 0
+    for k, tok in enumerate(code):
+        text = tok.text
+        if tok.kind == "punctuation":
+            if text == "{":
+                depth += 1
+            elif text == "}":
+                depth -= 1
+                if depth < enum_depth:
+                    enum_depth = -1
+            continue
+        if tok.kind != IDENTIFIER and tok.kind != "keyword":
+            continue
+        prev = code[k - 1] if k else None
+        nxt = code[k + 1] if k + 1 < n else None
+        if prev is None:
+            continue
+        if text in ("define",) and prev.text == "#" and nxt is not None and nxt.kind in (
+                IDENTIFIER, "keyword"):
+            names.add(nxt.text)
+            continue
+        if prev.text in ("struct", "class", "union", "enum", "namespace", "concept") and \
+                tok.kind == IDENTIFIER:
+            names.add(text)
+            if prev.text == "enum" or (k >= 2 and code[k - 2].text == "enum"):
+                enum_depth = depth + 1
+            continue
+        if text == "enum" or text == "class" and prev.text == "enum":
+            enum_depth = depth + 1
+            continue
+        if tok.kind != IDENTIFIER:
+            continue
+        if enum_depth != -1 and depth == enum_depth and prev.text in ("{", ",") and \
+                nxt is not None and nxt.text in ("=", ",", "}"):
+            names.add(text)
+            continue
+        if prev.text == "using" and nxt is not None and nxt.text == "=":
+            names.add(text)
+            continue
+        if nxt is None or nxt.text not in _AFTER_DECLARATOR:
+            continue
+        if nxt.text == ";" and k >= 2 and code[k - 2].text == "typedef":
+            names.add(text)
+            continue
+        if prev.kind == IDENTIFIER and prev.text not in _NOT_TYPES or \
+                prev.text in _TYPE_KEYWORDS or prev.text in ("*", "&", "&&", ">", "**"):
+            if prev.text in ("*", "&", "&&", "**", ">") and not _looks_declaration(code, k):
+                continue
+            names.add(text)
+    return frozenset(names)
+
+
+def _looks_declaration(code: list[Token], k: int) -> bool:
+    """`T * name` / `T<X> name`: the token before the operator is a type-like word."""
+    j = k - 1
+    while j >= 0 and code[j].text in ("*", "&", "&&", "**", "const"):
+        j -= 1
+    if j < 0:
+        return False
+    if code[j].text == ">":
+        return True
+    return code[j].kind in (IDENTIFIER, "keyword") and code[j].text not in _NOT_TYPES and (
+        j == 0 or code[j - 1].text in (";", "{", "}", "(", ",", ")", ">", "<", "::", "#")
+        or code[j - 1].kind in (IDENTIFIER, "keyword") or code[j - 1].text in _TYPE_KEYWORDS)
+
+
+def defined_names(source: bytes, path: str) -> frozenset[str]:
+    """The names `source` defines (macros, functions, types, variables), for the
+    project-wide index; empty for a file that cannot be lexed."""
+    return _safe_defined(source, path)
+
+
+def _safe_defined(source: bytes, path: str) -> frozenset[str]:
+    if not might_need_translation(source):
+        return frozenset()
+    try:
+        return names_defined_by(lex(source, path), source)
+    except LexError:
+        return frozenset()

@@ -14,7 +14,7 @@ from hipport.rules.context import Context, Rule
 __all__ = ["Context", "Rule", "all_rules"]
 
 # Module names, in run order. Modules that do not exist (yet) are skipped.
-_MODULES = ("includes", "rename", "launch", "symbols", "unknown", "hazards")
+_MODULES = ("rename", "includes", "launch", "symbols", "unknown", "hazards")
 
 
 def _load() -> list[Rule]:

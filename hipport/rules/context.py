@@ -31,6 +31,8 @@ class Context:
     defined: frozenset[str] = frozenset()
     # Names a semantic pass found to be the user's own declarations (never renamed).
     user_declared: frozenset[str] = frozenset()
+    # Every CUDA identifier occurrence (engine.Use), appended by the rules that see them.
+    uses: list = field(default_factory=list)
     _resolutions: dict[str, Resolution] = field(default_factory=dict, repr=False)
 
     @cached_property
@@ -81,6 +83,13 @@ class Context:
         """A Finding with the registered default severity of `code`."""
         severity = RULES[code].severity if code in RULES else Severity.WARNING
         return Finding(code, severity, message, self.location(start, end), **fields)  # type: ignore[arg-type]
+
+    def use(self, tok: Token, res: Resolution, new_name: str | None = None) -> None:
+        """Record one occurrence of a CUDA identifier for statistics."""
+        from hipport.engine import Use  # engine imports the rules; import late
+
+        self.uses.append(Use(tok.text, res.family, res.status, self.token_location(tok),
+                             new_name, res.min_rocm))
 
     def edit(self, start: int, end: int, new: bytes | str, rule: str) -> Edit:
         data = new.encode("utf-8", "surrogateescape") if isinstance(new, str) else new

@@ -1,0 +1,238 @@
+"""Includes: CUDA headers rewritten through mappings/includes.tsv, duplicates the rewrite
+creates collapsed, headers mapped to nothing dropped (whole line), and
+`#include "hip/hip_runtime.h"` added where nvcc would have included the runtime itself."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from hipport.edits import Edit
+from hipport.findings import Finding, RuleInfo, Severity, register
+from hipport.lexer import COMMENT, IDENTIFIER, LITERAL, PUNCTUATION
+from hipport.rules.context import Context
+from hipport.rules.tokens import Directive, is_launch_open
+
+UNMAPPED_INCLUDE = register(RuleInfo(
+    "HIP012", "unmapped-include", Severity.WARNING,
+    "A CUDA header with no HIP counterpart.",
+    "The include is left as it is, so the file will not build with HIP until the header "
+    "(and what the code uses from it) is replaced.",
+    "#include <cuda_awbarrier.h>",
+    "Remove the include and port the code that needs it, or guard it with "
+    "#ifdef __HIP_PLATFORM_NVIDIA__."))
+
+RUNTIME_HEADER = "hip/hip_runtime.h"
+RUNTIME_HEADERS = frozenset({RUNTIME_HEADER, "hip/hip_runtime_api.h"})
+
+# Identifiers that mean CUDA device code (nvcc includes cuda_runtime.h for these).
+DEVICE_MARKERS = frozenset({
+    "__global__", "__device__", "__host__", "__shared__", "__constant__", "__managed__",
+    "__launch_bounds__", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",
+    "__syncthreads", "dim3",
+})
+
+# Headers that look like CUDA's although the include map does not list them.
+_CUDA_LOOKING = re.compile(
+    r"^(?:cuda|cu[A-Z]|cublas|curand|cusparse|cusolver|cufft|cudnn|nvrtc|nvToolsExt|nvml|"
+    r"nvtx3?/|cub/|cooperative_groups/|cuda/|crt/|sm_\d+_)")
+
+_CONDITIONALS = {"if", "ifdef", "ifndef"}
+
+
+@dataclass(frozen=True)
+class Include:
+    directive: Directive
+    header: str
+    quoted: bool
+    start: int  # byte range of the header text inside the quotes or brackets
+    end: int
+    scope: tuple[int, ...]  # the #if branches it sits in (ids, outermost first)
+
+
+def parse_includes(ctx: Context) -> list[Include]:
+    """Every `#include` / `#include_next` / `#import` with its header text and #if scope."""
+    out: list[Include] = []
+    tokens = ctx.tokens
+    stack: list[int] = []
+    counter = 0
+    for d in ctx.directives:
+        if d.name in _CONDITIONALS:
+            counter += 1
+            stack.append(counter)
+        elif d.name in ("elif", "else", "elifdef", "elifndef"):
+            counter += 1
+            if stack:
+                stack[-1] = counter
+        elif d.name == "endif":
+            if stack:
+                stack.pop()
+        elif d.name in ("include", "include_next", "import"):
+            inc = _parse_one(ctx, d, tuple(stack))
+            if inc is not None:
+                out.append(inc)
+    return out
+
+
+def _parse_one(ctx: Context, d: Directive, scope: tuple[int, ...]) -> Include | None:
+    tokens = ctx.tokens
+    body = [i for i in range(d.hash + 2, d.end) if tokens[i].kind != COMMENT]
+    if not body:
+        return None
+    first = tokens[body[0]]
+    if first.kind == LITERAL and first.text.startswith('"') and first.text.endswith('"'):
+        return Include(d, first.text[1:-1], True, first.start + 1, first.end - 1, scope)
+    if first.kind == PUNCTUATION and first.text == "<":
+        for i in body[1:]:
+            if tokens[i].kind == PUNCTUATION and tokens[i].text == ">":
+                start, end = first.end, tokens[i].start
+                header = ctx.source[start:end].decode("utf-8", "surrogateescape")
+                return Include(d, header, False, start, end, scope)
+    return None  # a computed include (#include MACRO): nothing to rewrite
+
+
+class IncludesRule:
+    name = "includes"
+
+    def run(self, ctx: Context) -> tuple[list[Edit], list[Finding]]:
+        edits: list[Edit] = []
+        findings: list[Finding] = []
+        includes = parse_includes(ctx)
+        seen: list[tuple[str, tuple[int, ...]]] = []  # resulting headers, with their scope
+        cuda_header_seen = False
+        for inc in includes:
+            new = self._new_header(ctx, inc, findings)
+            if new is not None and new != inc.header:
+                cuda_header_seen = True
+            header = inc.header if new is None else new
+            if header == "":
+                edits.append(_remove_line(ctx, inc.directive))
+                continue
+            if new is not None and new != inc.header and _dominated(header, inc.scope, seen):
+                edits.append(_remove_line(ctx, inc.directive))
+                continue
+            if new is not None and new != inc.header:
+                edits.append(ctx.edit(inc.start, inc.end, new, self.name))
+            seen.append((header, inc.scope))
+        headers = {h for h, _ in seen}
+        edit = self._runtime_include(ctx, headers, cuda_header_seen)
+        if edit is not None:
+            edits.append(edit)
+        return edits, findings
+
+    def _new_header(self, ctx: Context, inc: Include, findings: list[Finding]) -> str | None:
+        """The header to include instead, "" to drop the line, None to leave it."""
+        if inc.quoted:
+            renamed = _include_rename(inc.header, ctx.options.include_renames)
+            if renamed is not None:
+                return renamed
+        mapping = ctx.tables.includes.get(inc.header)
+        if mapping is None:
+            if not inc.quoted and _CUDA_LOOKING.match(inc.header):
+                findings.append(ctx.finding(
+                    UNMAPPED_INCLUDE.code, inc.start, inc.end,
+                    f"<{inc.header}> is a CUDA header hipport has no HIP counterpart for",
+                    api=inc.header))
+            return None
+        if mapping.unsupported:
+            findings.append(ctx.finding(
+                UNMAPPED_INCLUDE.code, inc.start, inc.end,
+                f"{inc.header} has no HIP counterpart", api=inc.header,
+                family=mapping.family, hip=mapping.hip_header or None))
+            return None
+        if ctx.target.roc and mapping.roc_header:
+            return mapping.roc_header
+        return mapping.hip_header
+
+    def _runtime_include(self, ctx: Context, headers: set[str], cuda_seen: bool) -> Edit | None:
+        if _uses_device_code(ctx):
+            if RUNTIME_HEADER in headers:
+                return None
+        elif not _uses_runtime_api(ctx) or headers & RUNTIME_HEADERS:
+            return None
+        if not (cuda_seen or _cuda_only(ctx) or ctx.path.endswith((".cu", ".cuh"))):
+            return None  # already HIP (or plain C++): leave it as it is
+        pos = _insertion_point(ctx)
+        if pos is None:
+            return None
+        text = b'#include "' + RUNTIME_HEADER.encode() + b'"' + ctx.newline
+        if pos == len(ctx.source) and ctx.source and not ctx.source.endswith(b"\n"):
+            text = ctx.newline + text
+        return ctx.edit(pos, pos, text, self.name)
+
+
+def _include_rename(header: str, renames) -> str | None:  # noqa: ANN001 (a Mapping)
+    if not renames:
+        return None
+    if header in renames:
+        return renames[header]
+    head, sep, base = header.rpartition("/")
+    if sep and base in renames and "/" not in base:
+        return f"{head}/{renames[base]}"
+    return None
+
+
+def _dominated(header: str, scope: tuple[int, ...], seen: list[tuple[str, tuple[int, ...]]]) -> bool:
+    """An earlier include of the same header is always seen first (its #if scope encloses)."""
+    return any(h == header and scope[: len(s)] == s for h, s in seen)
+
+
+def _remove_line(ctx: Context, d: Directive) -> Edit:
+    return ctx.edit(d.line_start, d.line_end, b"", "includes")
+
+
+def _uses_device_code(ctx: Context) -> bool:
+    tokens = ctx.tokens
+    for i, tok in enumerate(tokens):
+        if tok.kind == IDENTIFIER and tok.text in DEVICE_MARKERS:
+            return True
+        if tok.kind == PUNCTUATION and tok.text == "<<" and is_launch_open(tokens, i):
+            return True
+    return False
+
+
+def _cuda_only(ctx: Context) -> bool:
+    """The file uses a name that is CUDA's and not HIP's (so it is not already HIP)."""
+    return any(u.new_name != u.api for u in ctx.uses)
+
+
+def _uses_runtime_api(ctx: Context) -> bool:
+    return any(u.family in ("runtime", "driver", "device") for u in ctx.uses)
+
+
+def _insertion_point(ctx: Context) -> int | None:
+    """The start of the first code line, after leading comments and an include guard."""
+    tokens = ctx.tokens
+    code = [i for i, t in enumerate(tokens) if t.kind != COMMENT]
+    if not code:
+        return None
+    k = 0
+    dirs = {d.hash: d for d in ctx.directives}
+    d = dirs.get(code[0])
+    if d is not None and d.name == "pragma" and _is_once(ctx, d):
+        k = _first_after(code, d.end)
+    elif d is not None and d.name == "ifndef" and d.hash + 2 < d.end:
+        guard = tokens[d.hash + 2].text
+        k2 = _first_after(code, d.end)
+        d2 = dirs.get(code[k2]) if k2 < len(code) else None
+        if d2 is not None and d2.name == "define" and d2.hash + 2 < d2.end \
+                and tokens[d2.hash + 2].text == guard:
+            k = _first_after(code, d2.end)
+    if k >= len(code):
+        return len(ctx.source)
+    start = tokens[code[k]].start
+    return ctx.source.rfind(b"\n", 0, start) + 1
+
+
+def _is_once(ctx: Context, d: Directive) -> bool:
+    return d.hash + 2 < d.end and ctx.tokens[d.hash + 2].text == "once"
+
+
+def _first_after(code: list[int], token_index: int) -> int:
+    for k, i in enumerate(code):
+        if i >= token_index:
+            return k
+    return len(code)
+
+
+RULE = IncludesRule()

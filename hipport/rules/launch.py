@@ -1,0 +1,227 @@
+"""Kernel launches: `<<<...>>>` is kept by default (HIP accepts it). With
+`Target.launch_syntax == "hip"`, `k<<<g, b[, shm[, s]]>>>(args)` becomes
+`hipLaunchKernelGGL(k, dim3(g), dim3(b), shm, s, args)`, template kernels are wrapped in
+`HIP_KERNEL_NAME(...)`. Only the bytes between the pieces change, so renames inside the
+configuration or the arguments still apply, and comments and line breaks survive."""
+
+from __future__ import annotations
+
+from hipport.edits import Edit
+from hipport.findings import Finding, RuleInfo, Severity, register
+from hipport.lexer import COMMENT, IDENTIFIER, Token
+from hipport.rules.context import Context
+from hipport.rules.tokens import (
+    code_range, is_launch_close, is_launch_open, is_punct, is_word, matching, next_code,
+    prev_code, split_args,
+)
+
+NEEDS_HUMAN = register(RuleInfo(
+    "HIP009", "needs-human", Severity.WARNING,
+    "A rewrite hipport cannot make safely from tokens; the code is left as it is.",
+    "The construct is ambiguous without a compiler (an unusual launch, an argument that "
+    "is not a plain symbol, a CUDA-only macro); a wrong edit would be worse than none.",
+    "(*kernel_ptr)<<<grid, block>>>(x);",
+    "Rewrite the code by hand as the message says, or use the default <<<...>>> syntax."))
+
+
+class LaunchRule:
+    name = "launch"
+
+    def run(self, ctx: Context) -> tuple[list[Edit], list[Finding]]:
+        if ctx.target.launch_syntax != "hip":
+            return [], []
+        edits: list[Edit] = []
+        findings: list[Finding] = []
+        tokens = ctx.tokens
+        for i, tok in enumerate(tokens):
+            if tok.text == "<<" and is_launch_open(tokens, i):
+                self._launch(ctx, i, edits, findings)
+        return edits, findings
+
+    def _launch(self, ctx: Context, i: int, edits: list[Edit], findings: list[Finding]) -> None:
+        tokens = ctx.tokens
+        parts = _parse(tokens, i)
+        if isinstance(parts, str):
+            findings.append(ctx.finding(
+                NEEDS_HUMAN.code, tokens[i].start, tokens[i + 1].end,
+                f"kernel launch not rewritten to hipLaunchKernelGGL: {parts}",
+                api="<<<>>>", hint="rewrite it by hand as hipLaunchKernelGGL(kernel, "
+                "dim3(grid), dim3(block), shmem, stream, args...)"))
+            return
+        name_start, name_end, template, config, lparen, rparen = parts
+        src = ctx.source
+        new: list[tuple[int, int, str]] = []
+        head = "hipLaunchKernelGGL(" + ("HIP_KERNEL_NAME(" if template else "")
+        new.append((tokens[name_start].start, tokens[name_start].start, head))
+        pieces = [", dim3(", "), dim3(", "), ", ", "]
+        prev_end = tokens[name_end - 1].end
+        close_tail = ")" if template else ""
+        closes_dim3 = False
+        for k, (a, b) in enumerate(config):
+            piece = pieces[k]
+            if k < 2 and _is_dim3(tokens, a, b):
+                piece = piece.replace("dim3(", "")  # already a dim3: do not wrap it again
+            if closes_dim3:
+                piece = piece[1:]
+            gap_text = (close_tail if k == 0 else "") + piece
+            new.extend(_gap(src, tokens, prev_end, tokens[a].start, gap_text))
+            prev_end = tokens[b - 1].end
+            closes_dim3 = k < 2 and _is_dim3(tokens, a, b)
+        tail = ")" if len(config) == 2 and not closes_dim3 else ""
+        tail += ", 0" * (4 - len(config))
+        args = split_args(tokens, lparen, rparen)
+        first_arg = next_code(tokens, lparen)
+        if args and first_arg is not None and first_arg < rparen:
+            new.extend(_gap(src, tokens, prev_end, tokens[first_arg].start, tail + ", "))
+        else:
+            new.extend(_gap(src, tokens, prev_end, tokens[rparen].start, tail))
+        for start, end, text in new:
+            edits.append(ctx.edit(start, end, text, self.name))
+
+
+def _is_dim3(tokens: list[Token], a: int, b: int) -> bool:
+    """The argument is exactly `dim3(...)` (an explicit dim3 needs no second wrapper)."""
+    if tokens[a].text != "dim3" or b - a < 3 or not is_punct(tokens, a + 1, "("):
+        return False
+    return matching(tokens, a + 1) == b - 1
+
+
+def _gap(src: bytes, tokens: list[Token], start: int, end: int,
+         text: str) -> list[tuple[int, int, str]]:
+    """Replace the bytes between two pieces. When they hold a line break or a comment, only
+    the punctuation tokens are replaced (the first run by `text`, later ones by nothing),
+    so backslash continuations in macros and comments survive."""
+    between = src[start:end]
+    if b"\n" not in between and b"/*" not in between and b"//" not in between:
+        return [(start, end, text)]
+    inside = [t for t in tokens if start <= t.start and t.end <= end and t.kind != COMMENT]
+    if not inside:
+        return [(end, end, text)]
+    out: list[tuple[int, int, str]] = []
+    run_start, run_end = inside[0].start, inside[0].end
+    for t in inside[1:]:
+        if t.start == run_end:
+            run_end = t.end
+            continue
+        out.append((run_start, run_end, "" if out else text))
+        run_start, run_end = t.start, t.end
+    out.append((run_start, run_end, "" if out else text))
+    return out
+
+
+def _parse(tokens: list[Token], i: int):  # noqa: ANN202 (a tuple or the reason, str)
+    """(name_start, name_end, template, config ranges, lparen, rparen) or why not."""
+    p = prev_code(tokens, i)
+    if p is None:
+        return "no kernel name before <<<"
+    template = False
+    name_end = p + 1
+    if tokens[p].text in (">", ">>"):
+        q = _template_open(tokens, p)
+        if q is None:
+            return "unbalanced template arguments before <<<"
+        template = True
+        p = prev_code(tokens, q)
+        if p is None or tokens[p].kind != IDENTIFIER:
+            return "the kernel is not a plain (template) name"
+    elif tokens[p].kind != IDENTIFIER:
+        return "the kernel is an expression, not a plain name"
+    name_start = p
+    while True:
+        q = prev_code(tokens, name_start)
+        if q is not None and is_punct(tokens, q, "::"):
+            r = prev_code(tokens, q)
+            if r is not None and tokens[r].kind == IDENTIFIER:
+                name_start = r
+                continue
+            name_start = q
+        break
+    before = prev_code(tokens, name_start)
+    if before is not None and tokens[before].text in (".", "->"):
+        return "the kernel is a member expression"
+    close = _config_close(tokens, i + 2)
+    if close is None:
+        return "no matching >>>"
+    ranges = split_args(tokens, i + 1, close)
+    if ranges is None or not 2 <= len(ranges) <= 4:
+        return "the configuration does not have 2 to 4 arguments"
+    config = []
+    for a, b in ranges:
+        r = code_range(tokens, a, b)
+        if r is None:
+            return "an empty configuration argument"
+        config.append(r)
+    lparen = next_code(tokens, close + 1)
+    if lparen is None or not is_punct(tokens, lparen, "("):
+        return "no argument list after >>>"
+    rparen = matching(tokens, lparen)
+    if rparen is None:
+        return "unbalanced kernel arguments"
+    return name_start, name_end, template, config, lparen, rparen
+
+
+def _template_open(tokens: list[Token], p: int) -> int | None:
+    """Index of the `<` opening the template argument list that ends at tokens[p]."""
+    depth = 0
+    j = p
+    while j >= 0:
+        t = tokens[j]
+        if t.kind != COMMENT:
+            if t.text == ">":
+                depth += 1
+            elif t.text == ">>":
+                depth += 2
+            elif t.text == "<":
+                depth -= 1
+                if depth == 0:
+                    return j
+            elif t.text in (";", "{", "}"):
+                return None
+            elif t.text in (")", "]"):
+                opener = _back_match(tokens, j)
+                if opener is None:
+                    return None
+                j = opener
+        j -= 1
+    return None
+
+
+def _back_match(tokens: list[Token], j: int) -> int | None:
+    close = tokens[j].text
+    open_ = "(" if close == ")" else "["
+    depth = 0
+    while j >= 0:
+        t = tokens[j].text
+        if t == close:
+            depth += 1
+        elif t == open_:
+            depth -= 1
+            if depth == 0:
+                return j
+        j -= 1
+    return None
+
+
+def _config_close(tokens: list[Token], j: int) -> int | None:
+    """Index of the `>>` of the `>>>` closing the configuration opened before j.
+    The returned index is that of `>`: split_args then runs from `<` (i + 1) to it."""
+    depth = 0
+    n = len(tokens)
+    while j < n:
+        t = tokens[j]
+        if t.kind != COMMENT:
+            if t.text in ("(", "[", "{"):
+                depth += 1
+            elif t.text in (")", "]", "}"):
+                depth -= 1
+                if depth < 0:
+                    return None
+            elif depth == 0 and t.text == ">>" and is_launch_close(tokens, j):
+                return j
+            elif t.text == ";":
+                return None
+        j += 1
+    return None
+
+
+RULE = LaunchRule()

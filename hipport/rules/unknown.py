@@ -1,0 +1,92 @@
+"""Unknown names: identifiers that look like CUDA API (cuda*, cu[A-Z]*, CU_*, cublas*, ...)
+but that the tables do not know and the project does not define (HIP004). CUDA's
+predefined macros (CUDA_VERSION, __CUDA_ARCH__, ...) that HIP does not define get a
+needs-human finding instead: an `#if` on them silently changes branch under HIP."""
+
+from __future__ import annotations
+
+import re
+
+from hipport.edits import Edit
+from hipport.findings import Finding, RuleInfo, Severity, register
+from hipport.lexer import IDENTIFIER
+from hipport.rules.context import Context
+from hipport.rules.launch import NEEDS_HUMAN
+from hipport.rules.rename import INCLUDE_GUARDS, PRESERVE, is_member_or_qualified
+from hipport.tables import Resolution, Status
+
+UNKNOWN = register(RuleInfo(
+    "HIP004", "unknown-cuda-identifier", Severity.ERROR,
+    "An identifier that looks like CUDA API but is not in hipport's tables.",
+    "It is left unchanged, so the HIP build will fail on it unless the project defines it; "
+    "it may be a newer CUDA API, a typo, or a name from a library hipport does not map.",
+    "cudaFrobnicate(ptr);",
+    "Port the call by hand; if the project defines the name itself, list it in the "
+    "project's names (or define it where hipport can see it) to silence this."))
+
+LOOKS_CUDA = re.compile(
+    r"(?:cuda[A-Z_]\w*|cu[A-Z]\w*|CU_\w+|CUDA_\w+|CUDART_\w+|cublas\w*|CUBLAS_\w+|"
+    r"curand\w*|CURAND_\w+|cusparse\w*|CUSPARSE_\w+|cusolver\w*|CUSOLVER_\w+|cufft\w*|"
+    r"CUFFT_\w+|cudnn\w*|CUDNN_\w+|nvrtc\w*|NVRTC_\w+|cutensor\w*|CUTENSOR_\w+|"
+    r"nvtx[A-Z]\w*|NVTX_\w+|cuGraph\w*|__nv_\w+|__cuda\w*)\Z")
+
+# CUDA's predefined macros and what HIP offers instead.
+CUDA_MACROS = {
+    "CUDA_VERSION": "HIP_VERSION (ROCm's version, not CUDA's), or test __HIP_PLATFORM_AMD__",
+    "CUDART_VERSION": "HIP_VERSION, or test __HIP_PLATFORM_AMD__",
+    "__CUDA_ARCH__": "__HIP_DEVICE_COMPILE__ for device-side code; the architecture macros "
+                     "(__gfx90a__, ...) for a specific GPU",
+    "__CUDA_ARCH_LIST__": "__HIP_DEVICE_COMPILE__ / gfx architecture macros",
+    "__NVCC__": "__HIPCC__",
+    "__CUDACC_VER_MAJOR__": "HIP_VERSION_MAJOR",
+    "__CUDACC_VER_MINOR__": "HIP_VERSION_MINOR",
+    "__CUDACC_VER_BUILD__": "HIP_VERSION_PATCH",
+    "__CUDACC_RTC__": "__HIPCC_RTC__",
+    "__CUDA_API_VERSION": "HIP_VERSION",
+}
+_UNKNOWN = Resolution("", Status.UNKNOWN)
+
+
+class UnknownRule:
+    name = "unknown"
+
+    def run(self, ctx: Context) -> tuple[list[Edit], list[Finding]]:
+        findings: list[Finding] = []
+        tokens = ctx.tokens
+        tables = ctx.tables
+        opts = ctx.options
+        known = ctx.defined | opts.project_names
+        match = LOOKS_CUDA.match
+        directive_at = ctx.directive_at
+        seen_macro: set[str] = set()
+        for i, tok in enumerate(tokens):
+            if tok.kind != IDENTIFIER:
+                continue
+            name = tok.text
+            macro_hint = CUDA_MACROS.get(name)
+            if macro_hint is not None:
+                if name not in known and name not in seen_macro:
+                    seen_macro.add(name)
+                    findings.append(ctx.finding(
+                        NEEDS_HUMAN.code, tok.start, tok.end,
+                        f"{name} is defined by nvcc, not by HIP: code testing it takes a "
+                        f"different branch under HIP", api=name, hint=macro_hint))
+                continue
+            if not match(name) or name in tables.by_cuda or tables.is_hip_name(name):
+                continue
+            if name in known or name in opts.user_renames or name in opts.disabled_mappings \
+                    or name in PRESERVE or name in INCLUDE_GUARDS:
+                continue
+            d = directive_at.get(i)
+            if d is not None and d.name == "include":
+                continue
+            if is_member_or_qualified(tokens, i):
+                continue
+            ctx.use(tok, Resolution(name, Status.UNKNOWN))
+            findings.append(ctx.finding(
+                UNKNOWN.code, tok.start, tok.end,
+                f"{name} looks like CUDA but is not in hipport's tables", api=name))
+        return [], findings
+
+
+RULE = UnknownRule()

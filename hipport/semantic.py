@@ -1,0 +1,96 @@
+"""The optional AST pass (EngineOptions.semantic): a full libclang parse as CUDA.
+
+It confirms kernel launches and finds the names the user's own code declares, so that a
+user function called `cudaFoo` is neither renamed nor reported. It needs a CUDA toolkit
+and clang resource headers; the `libclang` wheel has none, so they are looked for in a
+clang installation or a `clang-tidy`/`clang` wheel's data directory. Whatever goes wrong
+becomes a HIP013 note and the token path carries on alone.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass, field
+from functools import cache
+
+from clang import cindex
+
+from hipport.findings import RuleInfo, Severity, register
+
+SEMANTIC_PARSE_ERROR = register(RuleInfo(
+    "HIP013", "semantic-parse-error", Severity.NOTE,
+    "The semantic (AST) pass could not parse the file; tokens alone were used.",
+    "Without the AST, hipport cannot tell a user's own `cudaFoo` from CUDA's or confirm "
+    "kernel launches; the token path still translates everything it knows.",
+    "hipport --semantic file.cu  # with no CUDA toolkit or clang resource headers",
+    "Pass --cuda-path, install the clang-tidy wheel matching libclang (its resource "
+    "headers are used), or give the compile flags with a compilation database."))
+
+
+@dataclass
+class SemanticInfo:
+    user_declared: frozenset[str] = frozenset()  # names declared in the main file
+    launches: frozenset[int] = frozenset()  # byte offsets of confirmed kernel launches
+    errors: list[str] = field(default_factory=list)  # why the pass failed, if it did
+
+
+@cache
+def resource_dir() -> str | None:
+    """A clang resource directory whose major version matches libclang's (18)."""
+    candidates = [os.environ.get("HIPPORT_CLANG_RESOURCE_DIR", "")]
+    candidates += sorted(glob.glob("/usr/lib/llvm-18/lib/clang/18*"))
+    candidates += sorted(glob.glob("/usr/lib/clang/18*"))
+    try:
+        import clang_tidy  # type: ignore[import-not-found]  # the clang-tidy wheel
+
+        base = os.path.dirname(clang_tidy.__file__)
+        candidates += sorted(glob.glob(os.path.join(base, "data", "lib", "clang", "*")))
+    except ImportError:
+        pass
+    for path in candidates:
+        if path and os.path.isfile(os.path.join(path, "include", "stddef.h")):
+            return path
+    return None
+
+
+def analyze(source: bytes, path: str, cuda_path: str | None,
+            compile_args: tuple[str, ...] = ()) -> SemanticInfo:
+    cuda = cuda_path or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
+    if not os.path.isfile(os.path.join(cuda, "include", "cuda_runtime.h")):
+        return SemanticInfo(errors=[f"no CUDA toolkit headers under {cuda}/include"])
+    res = resource_dir()
+    if res is None:
+        return SemanticInfo(errors=["no clang resource directory found (the libclang wheel "
+                                    "ships none; set HIPPORT_CLANG_RESOURCE_DIR)"])
+    name = path if path.endswith((".cu", ".cuh")) else path + ".cu"
+    args = ["-x", "cuda", f"--cuda-path={cuda}", "-resource-dir", res, "--cuda-host-only",
+            "-nocudalib", "-Wno-unknown-cuda-version", "-fsyntax-only",
+            f"-I{cuda}/include/cccl", *compile_args]
+    try:
+        tu = cindex.Index.create().parse(
+            name, args, unsaved_files=[(name, source)],
+            options=cindex.TranslationUnit.PARSE_INCOMPLETE)
+    except cindex.TranslationUnitLoadError as exc:
+        return SemanticInfo(errors=[f"libclang could not parse: {exc}"])
+    errors = [d.spelling for d in tu.diagnostics if d.severity >= cindex.Diagnostic.Error]
+    declared: set[str] = set()
+    launches: set[int] = set()
+    for cursor in tu.cursor.walk_preorder():
+        loc = cursor.location
+        if loc.file is None or loc.file.name != name:
+            continue
+        kind = cursor.kind
+        if kind.is_declaration() and cursor.spelling:
+            declared.add(cursor.spelling)
+        elif kind == cindex.CursorKind.CALL_EXPR and _is_launch(cursor):
+            launches.add(loc.offset)
+    return SemanticInfo(frozenset(declared), frozenset(launches), errors[:5])
+
+
+def _is_launch(cursor: cindex.Cursor) -> bool:
+    """A kernel launch is a CALL_EXPR whose second child calls __cudaPushCallConfiguration."""
+    children = list(cursor.get_children())
+    if len(children) < 2:
+        return False
+    return any(c.spelling == "__cudaPushCallConfiguration" for c in children[1].walk_preorder())
