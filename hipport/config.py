@@ -1,0 +1,118 @@
+"""Configuration: `[tool.hipport]` in pyproject.toml, or `.hipport.toml`, found by walking up
+from the given paths. Keys are the command-line options' names (`rocm`, `launch-syntax`,
+`exclude`, ...); the command line wins over the file.
+
+    [tool.hipport]
+    rocm = "6.1"
+    exclude = ["third_party/**"]
+    disable-mappings = ["cudaMallocManaged"]   # leave these CUDA names alone
+    [tool.hipport.renames]                     # the project's own wrappers
+    CUDA_CHECK = "HIP_CHECK"
+    [tool.hipport.severity]                    # rule code or name -> error|warning|note|off
+    HIP004 = "warning"
+    [tool.hipport.per-path-ignore]             # glob -> rule codes or CUDA names not applied there
+    "legacy/**" = ["HIP004", "CUDA_CHECK"]
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CONFIG_FILES = (".hipport.toml", "pyproject.toml")
+
+KNOWN_KEYS = {
+    "rocm", "cuda", "experimental", "roc", "amd-ext", "launch-syntax", "translate-strings",
+    "semantic", "cuda-path", "compile-commands", "include", "exclude", "extensions", "jobs",
+    "cache", "fail-on", "renames", "disable-mappings", "severity", "per-path-ignore",
+    "rename-suffix", "max-file-size", "baseline",
+}
+
+
+class ConfigError(ValueError):
+    pass
+
+
+@dataclass
+class Config:
+    root: Path  # the project root: the directory holding the config file (or the start)
+    source: Path | None = None  # the file the settings came from
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.values.get(key, default)
+
+    @property
+    def renames(self) -> dict[str, str]:
+        return dict(self.values.get("renames", {}))
+
+    @property
+    def disabled_mappings(self) -> frozenset[str]:
+        return frozenset(self.values.get("disable-mappings", ()))
+
+    @property
+    def severity(self) -> dict[str, str]:
+        return dict(self.values.get("severity", {}))
+
+    @property
+    def per_path_ignore(self) -> dict[str, list[str]]:
+        return {k: list(v) for k, v in self.values.get("per-path-ignore", {}).items()}
+
+
+def _read(path: Path) -> dict[str, Any] | None:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    if path.name == "pyproject.toml":
+        return data.get("tool", {}).get("hipport")
+    return data.get("tool", {}).get("hipport", data)
+
+
+def _validate(values: dict[str, Any], source: Path) -> dict[str, Any]:
+    unknown = sorted(set(values) - KNOWN_KEYS)
+    if unknown:
+        raise ConfigError(f"{source}: unknown key(s) in [tool.hipport]: {', '.join(unknown)}")
+    for key in ("renames", "severity", "per-path-ignore"):
+        if key in values and not isinstance(values[key], dict):
+            raise ConfigError(f"{source}: '{key}' must be a table")
+    for key in ("include", "exclude", "disable-mappings", "extensions"):
+        if key in values and not (isinstance(values[key], list)
+                                  and all(isinstance(v, str) for v in values[key])):
+            raise ConfigError(f"{source}: '{key}' must be a list of strings")
+    for code, level in values.get("severity", {}).items():
+        if level not in ("error", "warning", "note", "off"):
+            raise ConfigError(f"{source}: severity of {code} must be error, warning, note or "
+                              f"off, not {level!r}")
+    return values
+
+
+def find_config(start: Path) -> tuple[Path, Path | None, dict[str, Any]]:
+    """Walk up from `start`; the first .hipport.toml or pyproject.toml with [tool.hipport]
+    wins. Returns (root, config file or None, values). With none found, the root is the
+    nearest directory holding .git, else `start`."""
+    start = start.resolve()
+    directory = start if start.is_dir() else start.parent
+    git_root = None
+    for candidate in (directory, *directory.parents):
+        for name in CONFIG_FILES:
+            path = candidate / name
+            if path.is_file():
+                values = _read(path)
+                if values is not None:
+                    return candidate, path, _validate(values, path)
+        if git_root is None and (candidate / ".git").exists():
+            git_root = candidate
+            break
+    return git_root or directory, None, {}
+
+
+def load_config(paths: list[Path] | None = None) -> Config:
+    """The configuration governing `paths` (the first path's; default: the current directory)."""
+    start = Path(paths[0]) if paths else Path.cwd()
+    root, source, values = find_config(start)
+    return Config(root=root, source=source, values=values)

@@ -1,0 +1,86 @@
+"""File I/O that never loses data: bounded reads, atomic writes that keep modes."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+DEFAULT_MAX_FILE_SIZE = 16 * 1024 * 1024  # larger files are skipped with a message
+
+
+class SkipFile(Exception):
+    """The file is not something hipport should touch (binary, special, too large)."""
+
+
+def read_source(path: Path, max_size: int = DEFAULT_MAX_FILE_SIZE) -> bytes:
+    """Read a regular file's bytes; raise SkipFile for what is not a text source, OSError for
+    what cannot be read."""
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        raise SkipFile("not a regular file")
+    if st.st_size > max_size:
+        raise SkipFile(f"larger than {max_size // (1024 * 1024)} MiB ({st.st_size} bytes)")
+    with open(path, "rb") as fh:
+        data = fh.read(max_size + 1)
+    if len(data) > max_size:
+        raise SkipFile(f"larger than {max_size // (1024 * 1024)} MiB (grew while read)")
+    if b"\0" in data:
+        raise SkipFile("binary file (contains NUL bytes)")
+    return data
+
+
+def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Write `data` to `path` so that readers see either the old file or the new one, never a
+    part: a temporary file in the same directory, fsync, then rename over. Keeps the old
+    file's permission bits (or uses `mode`)."""
+    path = Path(path)
+    if mode is None:
+        try:
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".hipport-tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(directory: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+_UMASK: int | None = None
+
+
+def _umask() -> int:
+    global _UMASK
+    if _UMASK is None:
+        _UMASK = os.umask(0)
+        os.umask(_UMASK)
+    return _UMASK
+
+
+def is_within(path: Path, root: Path) -> bool:
+    """True if `path`, with every symlink resolved, lies inside `root`."""
+    try:
+        Path(os.path.realpath(path)).relative_to(os.path.realpath(root))
+    except ValueError:
+        return False
+    return True

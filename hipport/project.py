@@ -1,0 +1,228 @@
+"""Which files make up the project: walking trees with .gitignore, globs and safe symlinks."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+SOURCE_SUFFIXES = (".cu", ".cuh", ".hip", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh",
+                   ".inl", ".inc")
+HIP_SUFFIXES = (".hip",)
+SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv", "venv", ".tox",
+             ".mypy_cache", ".pytest_cache", ".ruff_cache", "build", "_build", "out"}
+SKIP_DIR_PREFIXES = ("cmake-build-", "build-")
+
+
+@dataclass(frozen=True)
+class ProjectFile:
+    path: Path  # as found (absolute)
+    relpath: str  # posix path relative to the base directory
+    kind: str  # "source", "hip", "cmake" or "other"
+
+
+@dataclass
+class Skipped:
+    path: Path
+    reason: str
+
+
+def classify(name: str, suffixes: tuple[str, ...] = SOURCE_SUFFIXES) -> str:
+    if name == "CMakeLists.txt" or name.endswith(".cmake"):
+        return "cmake"
+    lower = name.lower()
+    if lower.endswith(HIP_SUFFIXES):
+        return "hip"
+    if lower.endswith(tuple(s.lower() for s in suffixes)):
+        return "source"
+    return "other"
+
+
+def _matches(relpath: str, patterns: list[str]) -> bool:
+    """Glob match against the relative path or any of its trailing parts (so `*.h` and
+    `third_party/**` both do what one expects)."""
+    for pattern in patterns:
+        pat = pattern.rstrip("/")
+        if fnmatch.fnmatchcase(relpath, pat) or fnmatch.fnmatchcase(relpath, pat + "/*"):
+            return True
+        if pat.endswith("/**") and (relpath == pat[:-3] or relpath.startswith(pat[:-2])):
+            return True
+        if "/" not in pat and fnmatch.fnmatchcase(relpath.rsplit("/", 1)[-1], pat):
+            return True
+        if pat.startswith("**/") and _matches(relpath, [pat[3:]]):
+            return True
+    return False
+
+
+class _GitIgnore:
+    """Nested .gitignore files, each applying to its own directory and below (as git does)."""
+
+    def __init__(self) -> None:
+        self._specs: list[tuple[str, pathspec.PathSpec]] = []
+
+    def push(self, directory: Path, rel: str) -> int:
+        path = directory / ".gitignore"
+        if path.is_file():
+            try:
+                lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+                self._specs.append((rel, pathspec.PathSpec.from_lines("gitwildmatch", lines)))
+                return 1
+            except OSError:
+                pass
+        return 0
+
+    def pop(self, count: int) -> None:
+        for _ in range(count):
+            self._specs.pop()
+
+    def ignored(self, rel: str, is_dir: bool) -> bool:
+        for base, spec in self._specs:
+            sub = rel[len(base) + 1:] if base else rel
+            if spec.match_file(sub + "/" if is_dir else sub):
+                return True
+        return False
+
+
+@dataclass
+class Discovery:
+    """Walks the given paths. `files` are in a stable (sorted) order; `skipped` says why
+    anything was left out that a user might have expected."""
+
+    base: Path
+    files: list[ProjectFile]
+    skipped: list[Skipped]
+
+
+def common_base(paths: list[Path]) -> Path:
+    resolved = [Path(os.path.abspath(p)) for p in paths]
+    dirs = [p if p.is_dir() else p.parent for p in resolved]
+    return Path(os.path.commonpath(dirs)) if dirs else Path.cwd()
+
+
+def discover(paths: list[Path], *, include: list[str] | None = None,
+             exclude: list[str] | None = None, suffixes: tuple[str, ...] = SOURCE_SUFFIXES,
+             with_other: bool = False, base: Path | None = None,
+             use_gitignore: bool = True) -> Discovery:
+    """Files to process under `paths`. Explicitly named files are taken whatever their suffix
+    (unless excluded); directories are walked, skipping VCS and build folders, what
+    .gitignore ignores, symlinks that lead outside the tree, loops and special files."""
+    base = base or common_base(paths)
+    include = list(include or [])
+    exclude = list(exclude or [])
+    files: dict[str, ProjectFile] = {}
+    skipped: list[Skipped] = []
+    for given in paths:
+        path = Path(os.path.abspath(given))
+        if not os.path.lexists(path):
+            skipped.append(Skipped(path, "does not exist"))
+            continue
+        if path.is_dir():
+            for item in _walk(path, base, include, exclude, suffixes, with_other, skipped,
+                              use_gitignore):
+                files.setdefault(item.relpath, item)
+            continue
+        rel = _rel(path, base)
+        if exclude and _matches(rel, exclude):
+            continue
+        try:
+            mode = os.stat(path).st_mode
+        except OSError as exc:
+            skipped.append(Skipped(path, f"cannot stat: {exc.strerror}"))
+            continue
+        if not stat.S_ISREG(mode):
+            skipped.append(Skipped(path, "not a regular file"))
+            continue
+        kind = classify(path.name, suffixes)
+        files.setdefault(rel, ProjectFile(path, rel, "source" if kind == "other" else kind))
+    return Discovery(base, [files[k] for k in sorted(files)], skipped)
+
+
+def _rel(path: Path, base: Path) -> str:
+    try:
+        return path.relative_to(base).as_posix()
+    except ValueError:
+        return Path(os.path.relpath(path, base)).as_posix()
+
+
+def _walk(top: Path, base: Path, include: list[str], exclude: list[str],
+          suffixes: tuple[str, ...], with_other: bool, skipped: list[Skipped],
+          use_gitignore: bool) -> Iterator[ProjectFile]:
+    real_top = os.path.realpath(top)
+    seen_dirs: set[tuple[int, int]] = set()
+    ignore = _GitIgnore()
+    # gitignore files between the base and the walked directory apply too
+    pushed_above = 0
+    if use_gitignore:
+        for parent in reversed([top, *top.parents]):
+            if parent == base or base in parent.parents:
+                pushed_above += ignore.push(parent, _rel(parent, base) if parent != base else "")
+
+    def walk(directory: Path) -> Iterator[ProjectFile]:
+        try:
+            st = os.stat(directory)
+        except OSError as exc:
+            skipped.append(Skipped(directory, f"cannot read directory: {exc.strerror}"))
+            return
+        key = (st.st_dev, st.st_ino)
+        if key in seen_dirs:
+            skipped.append(Skipped(directory, "directory loop (symlink)"))
+            return
+        seen_dirs.add(key)
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError as exc:
+            skipped.append(Skipped(directory, f"cannot read directory: {exc.strerror}"))
+            return
+        for entry in entries:
+            path = Path(entry.path)
+            rel = _rel(path, base)
+            try:
+                is_link = entry.is_symlink()
+                is_dir = entry.is_dir()  # follows links
+            except OSError:
+                continue
+            if is_link and not _inside(path, real_top):
+                skipped.append(Skipped(path, "symlink leading outside the tree"))
+                continue
+            if is_dir:
+                if entry.name in SKIP_DIRS or entry.name.startswith(SKIP_DIR_PREFIXES):
+                    continue
+                if use_gitignore and ignore.ignored(rel, True):
+                    continue
+                if exclude and _matches(rel, exclude):
+                    continue
+                pushed = ignore.push(path, rel) if use_gitignore else 0
+                yield from walk(path)
+                ignore.pop(pushed)
+                continue
+            try:
+                is_file = entry.is_file()
+            except OSError:
+                is_file = False
+            if not is_file:
+                if os.path.lexists(path) and not is_link:
+                    skipped.append(Skipped(path, "not a regular file"))
+                continue
+            if use_gitignore and ignore.ignored(rel, False):
+                continue
+            if exclude and _matches(rel, exclude):
+                continue
+            kind = classify(entry.name, suffixes)
+            if include and kind != "other" and not _matches(rel, include):
+                kind = "other"
+            if kind == "other" and not with_other:
+                continue
+            yield ProjectFile(path, rel, kind)
+
+    yield from walk(top)
+    ignore.pop(pushed_above)
+
+
+def _inside(path: Path, real_top: str) -> bool:
+    real = os.path.realpath(path)
+    return real == real_top or real.startswith(real_top.rstrip(os.sep) + os.sep)

@@ -1,0 +1,586 @@
+"""Many files: discovery, the cache, a process pool, atomic writes, progress.
+
+`run_paths` is what the CLI's translate and check commands call; it returns a RunSummary
+that the renderers read. Nothing here knows about tokens; nothing below it knows about
+files.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+import os
+import shutil
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from hipport.config import Config
+from hipport.engine import EngineOptions, TranslationResult, translate_source
+from hipport.findings import Finding, Location
+from hipport.fsio import DEFAULT_MAX_FILE_SIZE, SkipFile, atomic_write, read_source
+from hipport.project import SOURCE_SUFFIXES, ProjectFile, discover
+from hipport.tables import Status
+from hipport.target import Target, Version
+
+UNKNOWN_CODE = "HIP004"
+FILE_ERROR_CODE = "HIP202"
+
+
+@dataclass
+class RunOptions:
+    """Everything a run needs besides the paths; built by the CLI from options + config."""
+
+    target: Target = field(default_factory=Target)
+    jobs: int = 0  # 0: all cores
+    use_cache: bool = True
+    include: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    suffixes: tuple[str, ...] = SOURCE_SUFFIXES
+    semantic: bool = False
+    cuda_path: str | None = None
+    compile_commands: Path | None = None
+    rename_suffix: dict[str, str] = field(default_factory=dict)  # ".cu" -> ".hip"
+    with_other: bool = False  # also list files that are not sources (to copy them)
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    index_only_cached: bool = False  # pre-commit: do not walk the tree for the index
+    progress: bool | None = None  # None: on a terminal outside CI
+
+
+@dataclass
+class FileOutcome:
+    path: Path
+    relpath: str
+    kind: str  # source, hip, cmake, other
+    status: str  # changed, unchanged, failed, skipped, copied
+    result: TranslationResult | None = None
+    error: str | None = None
+    out_relpath: str | None = None  # after suffix renames
+    cached: bool = False
+
+
+@dataclass
+class RunSummary:
+    root: Path
+    base: Path
+    target: Target
+    files: list[FileOutcome]
+    elapsed: float = 0.0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    project_names: frozenset[str] = frozenset()
+
+    @property
+    def findings(self) -> list[Finding]:
+        out: list[Finding] = []
+        for f in self.files:
+            if f.result is not None:
+                out.extend(f.result.findings)
+            elif f.status == "failed":
+                out.append(file_error(f.relpath, f.error or "failed"))
+        return out
+
+    def counts(self) -> Counter[str]:
+        return Counter(f.status for f in self.files if f.kind != "other")
+
+    def renamed_per_family(self) -> Counter[str]:
+        counter: Counter[str] = Counter()
+        for f in self.files:
+            if f.result is None:
+                continue
+            for use in f.result.uses:
+                if use.status is Status.MAPPED and use.new_name and use.new_name != use.api:
+                    counter[use.family or "other"] += 1
+        return counter
+
+    def findings_per_code(self) -> Counter[str]:
+        return Counter(f.code for f in self.findings)
+
+    def min_rocm(self) -> tuple[Version | None, list[str]]:
+        """The oldest ROCm that has every HIP API the code uses, and the APIs that decide it."""
+        best: Version | None = None
+        deciders: set[str] = set()
+        for f in self.files:
+            if f.result is None:
+                continue
+            for use in f.result.uses:
+                if use.status not in (Status.MAPPED, Status.NEEDS_NEWER_ROCM) or not use.min_rocm:
+                    continue
+                if best is None or use.min_rocm > best:
+                    best, deciders = use.min_rocm, {use.api}
+                elif use.min_rocm == best:
+                    deciders.add(use.api)
+        return best, sorted(deciders)
+
+
+def file_error(relpath: str, message: str) -> Finding:
+    from hipport.findings import RULES, RuleInfo, Severity, register
+
+    if FILE_ERROR_CODE not in RULES:
+        register(RuleInfo(
+            FILE_ERROR_CODE, "file-error", Severity.ERROR,
+            "A file could not be read, parsed or written.",
+            "hipport cannot vouch for a file it could not process: its CUDA uses are neither "
+            "translated nor reported.",
+            "A source without read permission, or one that vanished during the run.",
+            "Fix the permission or the path, or exclude the file.",
+        ))
+    return Finding(FILE_ERROR_CODE, RULES[FILE_ERROR_CODE].severity, message,
+                   Location(relpath, 1, 1, 1, 1))
+
+
+# --- one file, in a worker ------------------------------------------------------------------
+
+_WORKER_OPTIONS: EngineOptions | None = None
+
+
+def _process(item: tuple[str, str, str, str, EngineOptions | None, int]) -> tuple:
+    """Read and translate one file. Returns (relpath, result | None, error | None, stat)."""
+    path, relpath, kind, _, options, max_size = item
+    try:
+        st = os.stat(path)
+        data = read_source(Path(path), max_size)
+    except SkipFile as exc:
+        return relpath, None, f"skipped: {exc}", None
+    except OSError as exc:
+        return relpath, None, f"cannot read: {exc.strerror or exc}", None
+    return relpath, translate_one(data, relpath, kind, options or _WORKER_OPTIONS), None, st
+
+
+def translate_one(data: bytes, relpath: str, kind: str,
+                  options: EngineOptions | None) -> TranslationResult:
+    if kind == "cmake":
+        from hipport.cmake import translate_cmake
+
+        cm = translate_cmake(data, relpath)
+        return TranslationResult(relpath, data, cm.output, cm.edits, cm.findings)
+    return translate_source(data, relpath, _TARGET, options)
+
+
+_TARGET = Target()
+
+
+def _init_worker(target: Target, options: EngineOptions) -> None:
+    global _TARGET, _WORKER_OPTIONS
+    _TARGET, _WORKER_OPTIONS = target, options
+    from hipport.tables import load_tables
+
+    load_tables()
+
+
+# --- the run --------------------------------------------------------------------------------
+
+def options_key(opts: RunOptions, config: Config) -> str:
+    data = {
+        "target": opts.target.key(), "semantic": opts.semantic, "cuda_path": opts.cuda_path,
+        "renames": config.renames, "disabled": sorted(config.disabled_mappings),
+        "per_path": config.per_path_ignore, "rename_suffix": opts.rename_suffix,
+        "compile_commands": _mtime(opts.compile_commands),
+    }
+    return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=16).hexdigest()
+
+
+def _mtime(path: Path | None) -> str | None:
+    if path is None:
+        return None
+    try:
+        return f"{path}:{path.stat().st_mtime_ns}"
+    except OSError:
+        return str(path)
+
+
+def _engine_options(opts: RunOptions, config: Config, renames: dict[str, str],
+                    compile_args: tuple[str, ...] = ()) -> EngineOptions:
+    return EngineOptions(
+        user_renames=config.renames,
+        disabled_mappings=config.disabled_mappings,
+        include_renames=renames,
+        semantic=opts.semantic,
+        cuda_path=opts.cuda_path,
+        compile_args=compile_args,
+    )
+
+
+def renamed(relpath: str, rename_suffix: dict[str, str]) -> str:
+    for old, new in sorted(rename_suffix.items(), key=lambda kv: -len(kv[0])):
+        if relpath.endswith(old):
+            return relpath[: -len(old)] + new
+    return relpath
+
+
+def run_paths(paths: list[Path], config: Config, opts: RunOptions,
+              on_progress: Callable[[int, int], None] | None = None) -> RunSummary:
+    from hipport import cache as cache_mod
+    from hipport.tables.model import mappings_dir
+
+    start = time.perf_counter()
+    discovery = discover(paths, include=opts.include, exclude=opts.exclude,
+                         suffixes=opts.suffixes, with_other=opts.with_other)
+    work = [f for f in discovery.files if f.kind != "other"]
+    include_renames = _include_renames(work, opts.rename_suffix)
+    base_options = _engine_options(opts, config, include_renames)
+    compile_db = _load_compile_commands(opts.compile_commands)
+    manifest = None
+    if opts.use_cache:
+        manifest = cache_mod.open_manifest(config.root, options_key(opts, config),
+                                           cache_mod.tables_version(mappings_dir()))
+    outcomes: dict[str, FileOutcome] = {}
+    todo: list[tuple] = []
+    for f in work:
+        st = _stat(f.path)
+        cached = manifest.lookup(f.relpath, st, None) if manifest and st else None
+        if cached is not None:
+            outcomes[f.relpath] = _outcome(f, cached, None, opts, cached=True)
+            continue
+        per_file = _per_file_options(base_options, f.relpath, config, compile_db, f.path)
+        todo.append((str(f.path), f.relpath, f.kind, "", per_file, opts.max_file_size))
+    done = len(outcomes)
+    total = len(work)
+    if on_progress:
+        on_progress(done, total)
+    by_rel = {f.relpath: f for f in work}
+    for relpath, result, error, st in _execute(todo, opts, base_options):
+        outcomes[relpath] = _outcome(by_rel[relpath], result, error, opts)
+        if manifest is not None and result is not None and st is not None and not error:
+            manifest.store(relpath, st, result.source, result)
+        done += 1
+        if on_progress:
+            on_progress(done, total)
+    for f in discovery.files:
+        if f.kind == "other":
+            outcomes[f.relpath] = FileOutcome(f.path, f.relpath, "other", "copied",
+                                              out_relpath=f.relpath)
+    project_names = _project_names(config, outcomes, opts, manifest is not None)
+    files = [outcomes[f.relpath] for f in discovery.files]
+    _apply_project_filters(files, project_names, config)
+    if manifest is not None:
+        try:
+            manifest.save()
+        except OSError:
+            pass  # a read-only cache only costs speed
+    skipped = [(_rel_or_abs(s.path, discovery.base), s.reason) for s in discovery.skipped]
+    return RunSummary(config.root, discovery.base, opts.target, files,
+                      time.perf_counter() - start, skipped, project_names)
+
+
+def _rel_or_abs(path: Path, base: Path) -> str:
+    try:
+        return path.relative_to(base).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _stat(path: Path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
+def _outcome(f: ProjectFile, result: TranslationResult | None, error: str | None,
+             opts: RunOptions, cached: bool = False) -> FileOutcome:
+    out_rel = renamed(f.relpath, opts.rename_suffix) if f.kind != "hip" else f.relpath
+    if error is not None:
+        status = "skipped" if error.startswith("skipped:") else "failed"
+        return FileOutcome(f.path, f.relpath, f.kind, status, None, error, out_rel)
+    assert result is not None
+    if result.error:
+        return FileOutcome(f.path, f.relpath, f.kind, "failed", result, result.error, out_rel,
+                           cached)
+    status = "changed" if result.changed else "unchanged"
+    return FileOutcome(f.path, f.relpath, f.kind, status, result, None, out_rel, cached)
+
+
+def _include_renames(work: list[ProjectFile], rename_suffix: dict[str, str]) -> dict[str, str]:
+    out = {}
+    for f in work:
+        new = renamed(f.relpath, rename_suffix)
+        if new != f.relpath:
+            out[f.relpath.rsplit("/", 1)[-1]] = new.rsplit("/", 1)[-1]
+    return out
+
+
+def _per_file_options(base: EngineOptions, relpath: str, config: Config,
+                      compile_db: dict[str, tuple[str, ...]], path: Path) -> EngineOptions | None:
+    disabled = set()
+    for pattern, names in config.per_path_ignore.items():
+        if fnmatch.fnmatchcase(relpath, pattern) or fnmatch.fnmatchcase(relpath, pattern + "/*"):
+            disabled.update(n for n in names if not n.upper().startswith("HIP"))
+    args = compile_db.get(os.path.realpath(path), ())
+    if not disabled and not args:
+        return None  # the worker's base options
+    return replace(base, disabled_mappings=base.disabled_mappings | disabled,
+                   compile_args=args or base.compile_args)
+
+
+def _load_compile_commands(directory: Path | None) -> dict[str, tuple[str, ...]]:
+    """compile_commands.json: per file, the -I/-D/-U/-std/-include arguments."""
+    if directory is None:
+        return {}
+    path = directory / "compile_commands.json" if directory.is_dir() else directory
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot read compilation database {path}: {exc}") from None
+    import shlex
+
+    out: dict[str, tuple[str, ...]] = {}
+    for entry in entries:
+        args = entry.get("arguments") or shlex.split(entry.get("command", ""))
+        wd = entry.get("directory", ".")
+        keep: list[str] = []
+        it = iter(args[1:])
+        for arg in it:
+            if arg in ("-I", "-D", "-U", "-isystem", "-include"):
+                value = next(it, "")
+                keep.extend([arg, _abs(value, wd) if arg != "-D" and arg != "-U" else value])
+            elif arg.startswith(("-I", "-isystem")):
+                flag = "-I" if arg.startswith("-I") else "-isystem"
+                keep.append(flag + _abs(arg[len(flag):], wd))
+            elif arg.startswith(("-D", "-U", "-std=")):
+                keep.append(arg)
+        out[os.path.realpath(os.path.join(wd, entry["file"]))] = tuple(keep)
+    return out
+
+
+def _abs(path: str, wd: str) -> str:
+    return path if os.path.isabs(path) else os.path.normpath(os.path.join(wd, path))
+
+
+def _execute(todo: list[tuple], opts: RunOptions, base: EngineOptions) -> Iterable[tuple]:
+    """Translate in a pool of forked workers; a worker that dies (libclang crashed on a
+    file) breaks the pool: the unfinished files are retried one process each, so the one
+    that crashes again is reported and the rest go on."""
+    global _TARGET, _WORKER_OPTIONS
+    if not todo:
+        return
+    jobs = opts.jobs or os.cpu_count() or 1
+    _TARGET, _WORKER_OPTIONS = opts.target, base
+    if jobs == 1 and len(todo) == 1 and not _isolate():
+        yield _process(todo[0])
+        return
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    pending = {item[1]: item for item in todo}
+    chunk = max(1, min(32, len(todo) // (jobs * 4) or 1))
+    try:
+        with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker,
+                                 initargs=(opts.target, base)) as pool:
+            for result in pool.map(_process, todo, chunksize=chunk):
+                pending.pop(result[0], None)
+                yield result
+    except BrokenProcessPool:
+        for relpath, item in list(pending.items()):
+            yield _isolated(item, ctx, opts.target, base)
+            pending.pop(relpath, None)
+
+
+def _isolate() -> bool:
+    return os.environ.get("HIPPORT_ISOLATE", "") == "1"
+
+
+def _isolated(item: tuple, ctx, target: Target, base: EngineOptions) -> tuple:
+    try:
+        with ProcessPoolExecutor(1, mp_context=ctx, initializer=_init_worker,
+                                 initargs=(target, base)) as pool:
+            return pool.submit(_process, item).result()
+    except BrokenProcessPool:
+        return item[1], None, "the parser crashed on this file (isolated; the run went on)", None
+
+
+def _project_names(config: Config, outcomes: dict[str, FileOutcome], opts: RunOptions,
+                   use_cache: bool) -> frozenset[str]:
+    """Names the project defines anywhere: this run's files, plus the cached index of the
+    rest of the project (so a run on one file, as in pre-commit, sees them too)."""
+    from hipport import cache as cache_mod
+
+    index = cache_mod.load_index(config.root) if use_cache else {}
+    changed = False
+    for outcome in outcomes.values():
+        if outcome.result is None:
+            continue
+        key = _index_key(outcome.path, config.root)
+        st = _stat(outcome.path)
+        if st is None:
+            continue
+        entry = (st.st_size, st.st_mtime_ns, outcome.result.defined_names)
+        if index.get(key) != entry:
+            index[key] = entry
+            changed = True
+    if use_cache and changed:
+        try:
+            cache_mod.save_index(config.root, index)
+        except OSError:
+            pass
+    names: set[str] = set()
+    for _, _, defined in index.values():
+        names |= defined
+    return frozenset(names)
+
+
+def _index_key(path: Path, root: Path) -> str:
+    try:
+        return Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
+    except ValueError:
+        return os.path.abspath(path)
+
+
+def _apply_project_filters(files: list[FileOutcome], names: frozenset[str],
+                           config: Config) -> None:
+    """Unknown-identifier findings for names the project defines elsewhere are dropped, as
+    are findings of codes a per-path-ignore entry turns off for that path."""
+    ignores = config.per_path_ignore
+    for f in files:
+        if f.result is None:
+            continue
+        codes = set()
+        for pattern, entries in ignores.items():
+            if fnmatch.fnmatchcase(f.relpath, pattern) or fnmatch.fnmatchcase(
+                    f.relpath, pattern + "/*"):
+                codes.update(e.upper() for e in entries if e.upper().startswith("HIP"))
+        kept = [x for x in f.result.findings
+                if not (x.code == UNKNOWN_CODE and x.api in names) and x.code not in codes]
+        if len(kept) != len(f.result.findings):
+            f.result = replace(f.result, findings=kept, uses=[
+                u for u in f.result.uses if not (u.status is Status.UNKNOWN and u.api in names)])
+
+
+# --- writing results ------------------------------------------------------------------------
+
+def write_outputs(summary: RunSummary, mode: str, outdir: Path | None = None,
+                  backup: bool = False) -> list[tuple[str, str]]:
+    """Write what the run produced. mode: "outdir" mirrors the tree under `outdir` (changed
+    files translated, every other file copied as it is); "in-place" replaces changed files
+    atomically, keeping their modes. Returns (relpath, error) for files that failed."""
+    errors: list[tuple[str, str]] = []
+    for f in summary.files:
+        try:
+            if mode == "outdir":
+                assert outdir is not None
+                _write_mirrored(f, outdir)
+            elif mode == "in-place":
+                _write_in_place(f, backup)
+        except OSError as exc:
+            errors.append((f.relpath, f"cannot write: {exc.strerror or exc}"))
+            f.status, f.error = "failed", f"cannot write: {exc.strerror or exc}"
+    return errors
+
+
+def safe_join(outdir: Path, relpath: str) -> Path:
+    """outdir/relpath, refusing anything that would land outside outdir (.., absolute paths,
+    symlinked folders inside outdir)."""
+    rel = Path(relpath)
+    if rel.is_absolute() or ".." in rel.parts:
+        raise OSError(f"refusing to write outside the output directory: {relpath}")
+    target = outdir / rel
+    real_out = os.path.realpath(outdir)
+    real_parent = os.path.realpath(target.parent)
+    if not (real_parent == real_out or real_parent.startswith(real_out + os.sep)):
+        raise OSError(f"refusing to write through a symlink out of the output directory: "
+                      f"{relpath}")
+    if target.is_symlink():
+        raise OSError(f"refusing to write through a symlink: {relpath}")
+    return target
+
+
+def _write_mirrored(f: FileOutcome, outdir: Path) -> None:
+    rel = f.out_relpath or f.relpath
+    if f.status in ("failed", "skipped") and f.result is None:
+        data = None
+    elif f.result is not None:
+        data = f.result.output
+    else:
+        data = None
+    _mkdirs(outdir, rel)
+    target = safe_join(outdir, rel)
+    if data is None:
+        if not f.path.is_file():
+            return
+        if target.exists() and _same_file_content(f.path, target):
+            return
+        tmp = target.with_name(f".{target.name}.hipport-copy")
+        shutil.copy2(f.path, tmp)
+        os.replace(tmp, target)
+        return
+    if target.exists():
+        try:
+            if target.read_bytes() == data:
+                return
+        except OSError:
+            pass
+    atomic_write(target, data, mode=_mode(f.path))
+
+
+def _mkdirs(outdir: Path, rel: str) -> None:
+    parent = Path(rel).parent
+    if parent.parts:
+        safe_join(outdir, parent.as_posix())  # checks each level stays inside
+        (outdir / parent).mkdir(parents=True, exist_ok=True)
+        safe_join(outdir, rel)
+
+
+def _same_file_content(a: Path, b: Path) -> bool:
+    try:
+        if a.stat().st_size != b.stat().st_size:
+            return False
+        return a.read_bytes() == b.read_bytes()
+    except OSError:
+        return False
+
+
+def _mode(path: Path) -> int | None:
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        return None
+
+
+def _write_in_place(f: FileOutcome, backup: bool) -> None:
+    if f.result is None or f.status != "changed":
+        if f.out_relpath and f.out_relpath != f.relpath and f.status == "unchanged":
+            _rename_in_place(f, None, backup)
+        return
+    if f.out_relpath and f.out_relpath != f.relpath:
+        _rename_in_place(f, f.result.output, backup)
+        return
+    current = f.path.read_bytes()
+    if current != f.result.source:
+        raise OSError(f"{f.relpath} changed on disk during the run; left as it is")
+    if backup:
+        atomic_write(f.path.with_name(f.path.name + ".orig"), current, mode=_mode(f.path))
+    atomic_write(f.path, f.result.output)
+
+
+def _rename_in_place(f: FileOutcome, data: bytes | None, backup: bool) -> None:
+    new_path = f.path.with_name(f.out_relpath.rsplit("/", 1)[-1])  # type: ignore[union-attr]
+    if new_path.exists():
+        raise OSError(f"{new_path.name} exists; not overwriting it with {f.relpath}")
+    source = f.path.read_bytes()
+    atomic_write(new_path, source if data is None else data, mode=_mode(f.path))
+    if backup:
+        os.replace(f.path, f.path.with_name(f.path.name + ".orig"))
+    else:
+        os.unlink(f.path)
+
+
+def unified_diff(f: FileOutcome) -> str:
+    import difflib
+
+    assert f.result is not None
+    old = f.result.source.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    new = f.result.output.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    text = "".join(difflib.unified_diff(old, new, f"a/{f.relpath}",
+                                        f"b/{f.out_relpath or f.relpath}"))
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def progress_wanted(flag: bool | None) -> bool:
+    if flag is not None:
+        return flag
+    return sys.stderr.isatty() and not os.environ.get("CI")
