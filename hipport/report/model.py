@@ -1,0 +1,609 @@
+"""The porting report: one data model that every output format renders.
+
+`build_report` takes what the runner produced (a RunSummary, or plain TranslationResults)
+and decides what is reported: severity configuration, `--select`/`--ignore`, inline
+suppressions and the baseline are applied here, once, so text, JSON, SARIF, JUnit,
+GitHub, CSV, Markdown and HTML always agree. It also answers the questions a porting
+decision needs: statistics per family and per API (as `hipify --print-stats` gives),
+the minimum ROCm the code needs and which APIs decide it, how coverage grows across ROCm
+releases, and where the work is (per file and per directory).
+
+The JSON form (`Report.to_dict`) is documented by docs/report.schema.json; bump
+SCHEMA_VERSION when a field changes meaning or disappears (adding fields is compatible).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+import posixpath
+from bisect import bisect_right
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from hipport import __version__
+from hipport.baseline import Baseline, StaleEntry, compare
+from hipport.findings import RULES, Finding, Location, RuleInfo, Severity, register
+from hipport.suppressions import filter_findings
+from hipport.tables import Status, Tables, load_tables, resolve
+from hipport.target import Target, Version
+
+SCHEMA_VERSION = 1
+
+FILE_ERROR = register(RuleInfo(
+    "HIP202", "file-error", Severity.ERROR,
+    "A file hipport could not read, tokenize or translate.",
+    "Nothing in the file was checked, so a clean report would be a false promise.",
+    "hipport check binary.cu  # a file holding NUL bytes, or unreadable",
+    "Fix or exclude the file (exclude = [...] in [tool.hipport]); the message says why it "
+    "failed."))
+
+FAIL_LEVELS = ("error", "warning", "note", "never")
+
+# The use statuses, in report order. "hip" (a name that already is HIP) is not a CUDA use.
+USE_STATUSES = ("mapped", "needs_newer_rocm", "unsupported", "unknown", "experimental",
+                "removed_hip")
+_DECIDING = (Status.MAPPED, Status.NEEDS_NEWER_ROCM)
+
+
+# ---------------------------------------------------------------------------------------
+# The pieces of a report
+
+
+@dataclass
+class UseCounts:
+    """How CUDA API uses resolve for the target; `uses` is the sum of the status counts."""
+
+    uses: int = 0
+    mapped: int = 0
+    needs_newer_rocm: int = 0
+    unsupported: int = 0
+    unknown: int = 0
+    experimental: int = 0
+    removed_hip: int = 0
+
+    def add(self, status: str, n: int = 1) -> None:
+        if status not in USE_STATUSES:
+            return
+        self.uses += n
+        setattr(self, status, getattr(self, status) + n)
+
+    @property
+    def unconverted(self) -> int:
+        return self.uses - self.mapped
+
+    def to_dict(self) -> dict[str, int]:
+        return {"uses": self.uses, **{s: getattr(self, s) for s in USE_STATUSES},
+                "unconverted": self.unconverted}
+
+
+@dataclass
+class FamilyStat:
+    family: str
+    counts: UseCounts = field(default_factory=UseCounts)
+    apis: int = 0  # distinct APIs used
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"family": self.family, "apis": self.apis, **self.counts.to_dict()}
+
+
+@dataclass
+class ApiStat:
+    api: str
+    family: str | None
+    status: str  # at the target
+    uses: int = 0
+    files: int = 0
+    hip: str | None = None  # the HIP name (mapped, or the counterpart a newer ROCm has)
+    min_rocm: str | None = None
+    codes: list[str] = field(default_factory=list)  # finding codes reported for this API
+    hints: list[str] = field(default_factory=list)  # fix hints from those findings
+    locations: list[str] = field(default_factory=list)  # "path:line:col", unported uses only
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class Totals:
+    """The figures `hipify --print-stats` prints, for the whole run."""
+
+    files: int = 0
+    files_changed: int = 0
+    files_failed: int = 0
+    files_skipped: int = 0
+    lines: int = 0
+    lines_changed: int = 0
+    bytes: int = 0
+    bytes_changed: int = 0
+    counts: UseCounts = field(default_factory=UseCounts)
+
+    @property
+    def conversion_percent(self) -> float:
+        uses = self.counts.uses
+        return round(100.0 * self.counts.mapped / uses, 1) if uses else 100.0
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {k: v for k, v in self.__dict__.items() if k != "counts"}
+        return {**data, **self.counts.to_dict(), "conversion_percent": self.conversion_percent}
+
+
+@dataclass
+class RocmRequirement:
+    """The oldest ROCm that has every API the code uses, and the APIs that decide it."""
+
+    minimum: str | None  # None: nothing versioned is used
+    deciding_apis: list[str]  # the APIs whose HIP counterpart appeared in `minimum`
+    target: str  # the ROCm aimed at (the newest in the tables when not given)
+    target_given: bool
+    satisfied: bool  # target >= minimum
+    blocking_apis: list[str]  # used APIs no ROCm release maps (unsupported, unknown, removed)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class CoveragePoint:
+    """If the code targeted `rocm`, how its API uses would resolve."""
+
+    rocm: str
+    counts: UseCounts
+    unblocks: list[str]  # APIs that map from this release on (and did not the one before)
+
+    @property
+    def share(self) -> float:
+        return round(self.counts.mapped / self.counts.uses, 4) if self.counts.uses else 1.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rocm": self.rocm, **self.counts.to_dict(), "share": self.share,
+                "unblocks": self.unblocks}
+
+
+@dataclass
+class WorkItem:
+    """What is left in one file or directory."""
+
+    path: str  # posix, relative to the root ("." for the root directory)
+    kind: str  # "file" or "directory"
+    status: str = "unchanged"  # files: changed, unchanged, failed, skipped; directories: ""
+    files: int = 1
+    lines: int = 0
+    counts: UseCounts = field(default_factory=UseCounts)
+    errors: int = 0
+    warnings: int = 0
+    notes: int = 0
+    baselined: int = 0
+    error: str | None = None  # why the file failed
+
+    @property
+    def work_left(self) -> int:
+        """Reported errors and warnings (baselined ones too: accepted is not done)."""
+        return self.errors + self.warnings
+
+    def count(self, finding: Finding) -> None:
+        match finding.severity:
+            case Severity.ERROR:
+                self.errors += 1
+            case Severity.WARNING:
+                self.warnings += 1
+            case _:
+                self.notes += 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "kind": self.kind, "status": self.status,
+                "files": self.files, "lines": self.lines, **self.counts.to_dict(),
+                "errors": self.errors, "warnings": self.warnings, "notes": self.notes,
+                "baselined": self.baselined, "work_left": self.work_left,
+                "error": self.error}
+
+
+@dataclass
+class Report:
+    target: Target
+    root: str
+    findings: list[Finding]  # reported: after severity, selection, suppressions, baseline
+    baselined: list[Finding]  # accepted by the baseline (not failing)
+    suppressed: list[Finding]  # silenced by inline comments or severity "off"
+    stale: list[StaleEntry]
+    totals: Totals
+    families: list[FamilyStat]
+    apis: list[ApiStat]
+    rocm: RocmRequirement
+    coverage: list[CoveragePoint]
+    files: list[WorkItem]
+    directories: list[WorkItem]
+    baseline_path: str | None = None
+    schema_version: int = SCHEMA_VERSION
+
+    # -- questions renderers and the CLI ask ---------------------------------------------
+    def counts(self) -> dict[str, int]:
+        out = dict.fromkeys(("error", "warning", "note"), 0)
+        for f in self.findings:
+            out[f.severity.value] += 1
+        return out
+
+    def failing(self, fail_on: str) -> list[Finding]:
+        """Reported findings at or above `fail_on` (error, warning, note; never: none)."""
+        if fail_on == "never":
+            return []
+        threshold = Severity.parse(fail_on).rank
+        return [f for f in self.findings if f.severity.rank >= threshold]
+
+    def fails(self, fail_on: str) -> bool:
+        return bool(self.failing(fail_on))
+
+    def rules(self) -> list[RuleInfo]:
+        """The rules of the reported findings, in code order."""
+        return [RULES[c] for c in sorted({f.code for f in self.findings}) if c in RULES]
+
+    # -- the JSON form --------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": self.schema_version,
+            "tool": {"name": "hipport", "version": __version__},
+            "target": target_dict(self.target),
+            "root": self.root,
+            "summary": {**self.counts(), "findings": len(self.findings),
+                        "baselined": len(self.baselined), "suppressed": len(self.suppressed),
+                        "stale_baseline_entries": len(self.stale)},
+            "totals": self.totals.to_dict(),
+            "rocm": self.rocm.to_dict(),
+            "families": [f.to_dict() for f in self.families],
+            "apis": [a.to_dict() for a in self.apis],
+            "coverage": [c.to_dict() for c in self.coverage],
+            "files": [f.to_dict() for f in self.files],
+            "directories": [d.to_dict() for d in self.directories],
+            "findings": [finding_dict(f) for f in self.findings],
+            "baselined": [finding_dict(f) for f in self.baselined],
+            "stale_baseline": [s.to_dict() for s in self.stale],
+            "baseline_path": self.baseline_path,
+            "rules": [rule_dict(r) for r in self.rules()],
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False) + "\n"
+
+
+def target_dict(target: Target) -> dict[str, Any]:
+    return {"rocm": str(target.rocm) if target.rocm else None,
+            "cuda": str(target.cuda) if target.cuda else None,
+            "experimental": target.experimental, "roc": target.roc,
+            "amd_ext": target.amd_ext, "launch_syntax": target.launch_syntax}
+
+
+def finding_dict(finding: Finding) -> dict[str, Any]:
+    data = finding.to_dict()
+    data["fingerprint"] = data["extra"].pop("fingerprint", None)
+    return data
+
+
+def rule_dict(info: RuleInfo) -> dict[str, str]:
+    return {"code": info.code, "name": info.name, "severity": info.severity.value,
+            "summary": info.summary, "why": info.why, "example": info.example,
+            "fix": info.fix}
+
+
+# ---------------------------------------------------------------------------------------
+# Input: what the runner hands over
+
+
+@dataclass
+class FileInput:
+    """One file as the report sees it (a runner FileOutcome, or a bare TranslationResult)."""
+
+    relpath: str
+    status: str
+    result: Any  # TranslationResult | None
+    error: str | None = None
+
+
+def inputs_from(source: Any) -> list[FileInput]:
+    """Accept a RunSummary (with .files of FileOutcome) or an iterable of TranslationResult."""
+    files = getattr(source, "files", source)
+    out = []
+    for item in files:
+        if hasattr(item, "relpath"):
+            out.append(FileInput(item.relpath, item.status, item.result, item.error))
+        else:  # a TranslationResult
+            status = "failed" if item.error else ("changed" if item.changed else "unchanged")
+            out.append(FileInput(item.path, status, item, item.error))
+    return out
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which findings are reported and at what severity (configuration and CLI)."""
+
+    severity: Mapping[str, str] = field(default_factory=dict)  # code or name -> level|off
+    select: tuple[str, ...] = ()  # codes, code prefixes or names; () means all
+    ignore: tuple[str, ...] = ()
+    per_path_ignore: Mapping[str, list[str]] = field(default_factory=dict)  # glob -> codes
+
+    def level(self, finding: Finding) -> str | None:
+        """The severity to report `finding` at, or None when it is turned off."""
+        name = RULES[finding.code].name if finding.code in RULES else None
+        level = self.severity.get(finding.code) or (self.severity.get(name) if name else None)
+        if level == "off":
+            return None
+        if self.select and not _matches(finding.code, name, self.select):
+            return None
+        if self.ignore and _matches(finding.code, name, self.ignore):
+            return None
+        for glob, codes in self.per_path_ignore.items():
+            if fnmatch.fnmatch(finding.location.path, glob) and _matches(finding.code, name,
+                                                                          tuple(codes)):
+                return None
+        return level or finding.severity.value
+
+
+def _matches(code: str, name: str | None, patterns: tuple[str, ...]) -> bool:
+    for pattern in patterns:
+        p = pattern.strip()
+        if p.upper() == "ALL" or (p and code.startswith(p.upper())) or p.lower() == name:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------
+# Building
+
+
+def build_report(source: Any, target: Target | None = None, *, root: str = ".",
+                 selection: Selection | None = None, baseline: Baseline | None = None,
+                 suppressions: bool = True, tables: Tables | None = None) -> Report:
+    """The report for a run. `source`: a RunSummary or TranslationResults."""
+    target = target or getattr(source, "target", None) or Target()
+    root = str(getattr(source, "root", None) or root)
+    selection = selection or Selection()
+    tables = tables or load_tables()
+    inputs = inputs_from(source)
+
+    active: list[Finding] = []
+    silenced: list[Finding] = []
+    for item in inputs:
+        kept, gone = _file_findings(item, selection, suppressions)
+        active.extend(kept)
+        silenced.extend(gone)
+    active.sort(key=_order)
+    if baseline is not None:
+        comparison = compare(baseline, active)
+        reported, accepted, stale = comparison.new, comparison.baselined, comparison.stale
+    else:
+        reported, accepted, stale = active, [], []
+    reported.sort(key=_order)
+    accepted.sort(key=_order)
+
+    uses = [(item.relpath, u) for item in inputs if item.result is not None
+            for u in item.result.uses]
+    totals = _totals(inputs)
+    families, apis = _statistics(uses, reported + accepted)
+    files = _file_items(inputs, reported, accepted)
+    return Report(
+        target=target, root=root, findings=reported, baselined=accepted,
+        suppressed=silenced, stale=stale, totals=totals, families=families, apis=apis,
+        rocm=minimum_rocm([u for _, u in uses], target, tables),
+        coverage=coverage_across_releases([u for _, u in uses], target, tables),
+        files=files, directories=_directories(files),
+        baseline_path=str(baseline.path) if baseline is not None and baseline.path else None)
+
+
+def _order(f: Finding) -> tuple:
+    loc = f.location
+    return (loc.path, loc.line, loc.column, f.code)
+
+
+def _file_findings(item: FileInput, selection: Selection,
+                   use_suppressions: bool) -> tuple[list[Finding], list[Finding]]:
+    """(kept, silenced) findings of one file, with locations on the relpath, severities as
+    configured and fingerprints set."""
+    result = item.result
+    raw: list[Finding] = []
+    if result is not None:
+        raw = [replace(f, location=replace(f.location, path=item.relpath), extra=dict(f.extra))
+               for f in result.findings]
+    error = item.error or (result.error if result is not None else None)
+    if item.status == "failed" or error:
+        raw.append(Finding(FILE_ERROR.code, FILE_ERROR.severity,
+                           f"could not process the file: {error or 'unknown error'}",
+                           Location(item.relpath, 1, 1, 1, 1)))
+    source = result.source if result is not None else b""
+    silenced: list[Finding] = []
+    if use_suppressions and source:
+        outcome = filter_findings(source, item.relpath, raw)
+        raw = outcome.kept + outcome.unused
+        silenced.extend(outcome.suppressed)
+    kept = []
+    for f in raw:
+        level = selection.level(f)
+        if level is None:
+            silenced.append(f)
+            continue
+        kept.append(replace(f, severity=Severity(level)) if level != f.severity.value else f)
+    _fingerprint(kept, source)
+    return kept, silenced
+
+
+def _fingerprint(findings: list[Finding], source: bytes) -> None:
+    """A hash of rule + API + path + the line's text (stripped) + which occurrence of that
+    it is: stable when lines move, distinct for two findings on identical lines."""
+    lines = source.splitlines()
+    seen: Counter[str] = Counter()
+    for f in sorted(findings, key=_order):
+        line = f.location.line
+        text = lines[line - 1].strip() if 0 < line <= len(lines) else b""
+        base = "\0".join((f.code, f.api or "", f.location.path,
+                          text.decode("utf-8", "surrogateescape")))
+        seen[base] += 1
+        digest = hashlib.sha256(f"{base}\0{seen[base]}".encode("utf-8", "surrogateescape"))
+        f.extra["fingerprint"] = digest.hexdigest()[:32]
+
+
+def _totals(inputs: list[FileInput]) -> Totals:
+    totals = Totals()
+    for item in inputs:
+        totals.files += 1
+        totals.files_changed += item.status == "changed"
+        totals.files_failed += item.status == "failed"
+        totals.files_skipped += item.status == "skipped"
+        result = item.result
+        if result is None:
+            continue
+        totals.lines += _line_count(result.source)
+        totals.bytes += len(result.source)
+        totals.bytes_changed += sum(e.end - e.start for e in result.edits)
+        totals.lines_changed += _lines_touched(result.source, result.edits)
+        for use in result.uses:
+            totals.counts.add(use.status.value)
+    return totals
+
+
+def _line_count(source: bytes) -> int:
+    return source.count(b"\n") + (1 if source and not source.endswith(b"\n") else 0)
+
+
+def _lines_touched(source: bytes, edits: list) -> int:
+    if not edits:
+        return 0
+    starts = [0]
+    pos = source.find(b"\n")
+    while pos != -1:
+        starts.append(pos + 1)
+        pos = source.find(b"\n", pos + 1)
+    lines: set[int] = set()
+    for e in edits:
+        first, last = bisect_right(starts, e.start), bisect_right(starts, max(e.start, e.end - 1))
+        lines.update(range(first, last + 1))
+    return len(lines)
+
+
+def _statistics(uses: list[tuple[str, Any]],
+                findings: list[Finding]) -> tuple[list[FamilyStat], list[ApiStat]]:
+    by_api: dict[tuple[str, str | None], ApiStat] = {}
+    files_of: dict[tuple[str, str | None], set[str]] = defaultdict(set)
+    for relpath, use in uses:
+        status = use.status.value
+        if status not in USE_STATUSES:
+            continue
+        key = (use.api, use.family)
+        stat = by_api.get(key)
+        if stat is None:
+            stat = by_api[key] = ApiStat(use.api, use.family, status,
+                                         min_rocm=str(use.min_rocm) if use.min_rocm else None)
+        stat.uses += 1
+        stat.hip = stat.hip or use.new_name
+        files_of[key].add(relpath)
+        if status != "mapped":
+            loc = use.location
+            stat.locations.append(f"{relpath}:{loc.line}:{loc.column}")
+    by_name = {api: stat for (api, _), stat in by_api.items()}
+    for f in findings:
+        stat = by_name.get(f.api or "")
+        if stat is None:
+            continue
+        if f.code not in stat.codes:
+            stat.codes.append(f.code)
+        stat.hip = stat.hip or f.hip
+        for hint in (f.alternative, f.hint):
+            if hint and hint not in stat.hints:
+                stat.hints.append(hint)
+    families: dict[str, FamilyStat] = {}
+    for key, stat in by_api.items():
+        stat.files = len(files_of[key])
+        stat.codes.sort()
+        fam = families.setdefault(stat.family or "unknown", FamilyStat(stat.family or "unknown"))
+        fam.apis += 1
+        fam.counts.add(stat.status, stat.uses)
+    apis = sorted(by_api.values(), key=lambda s: (s.status == "mapped", -s.uses, s.api))
+    return sorted(families.values(), key=lambda f: (-f.counts.uses, f.family)), apis
+
+
+def minimum_rocm(uses: Iterable[Any], target: Target, tables: Tables) -> RocmRequirement:
+    """The max over uses (mapped, or needing a newer ROCm) of the ROCm that added the API.
+    With a target below it, exactly those uses are HIP002 findings (needs-newer-rocm)."""
+    uses = list(uses)
+    versioned = [u for u in uses if u.status in _DECIDING and u.min_rocm is not None]
+    aimed = target.rocm or tables.newest_rocm
+    blocking = sorted({u.api for u in uses
+                       if u.status in (Status.UNSUPPORTED, Status.UNKNOWN, Status.REMOVED_HIP)})
+    if not versioned:
+        return RocmRequirement(None, [], str(aimed), target.rocm is not None, True, blocking)
+    minimum: Version = max(u.min_rocm for u in versioned)
+    deciding = sorted({u.api for u in versioned if u.min_rocm == minimum})
+    return RocmRequirement(str(minimum), deciding, str(aimed), target.rocm is not None,
+                           aimed >= minimum, blocking)
+
+
+def known_releases(tables: Tables, target: Target | None = None) -> list[Version]:
+    """Every ROCm release the tables name (an API added, deprecated or removed in it)."""
+    versions: set[Version] = set()
+    roc = bool(target and target.roc)
+    for row in tables.rows:
+        for v in (row.hip_added, row.hip_removed, row.hip_deprecated,
+                  *((row.roc_added, row.roc_removed) if roc else ())):
+            if v is not None:
+                versions.add(v)
+    return sorted(versions)
+
+
+def coverage_across_releases(uses: Iterable[Any], target: Target,
+                             tables: Tables) -> list[CoveragePoint]:
+    """For each known ROCm release, how this code's API uses would resolve if targeted."""
+    counts = Counter(u.api for u in uses if u.status.value in USE_STATUSES)
+    if not counts:
+        return []
+    out: list[CoveragePoint] = []
+    previous: set[str] = set()
+    for release in known_releases(tables, target):
+        aimed = replace(target, rocm=release)
+        point = UseCounts()
+        mapped: set[str] = set()
+        for api, n in counts.items():
+            status = resolve(tables, api, aimed).status.value
+            point.add(status if status in USE_STATUSES else "unknown", n)
+            if status == "mapped":
+                mapped.add(api)
+        out.append(CoveragePoint(str(release), point, sorted(mapped - previous)))
+        previous = mapped
+    return out
+
+
+def _file_items(inputs: list[FileInput], reported: list[Finding],
+                accepted: list[Finding]) -> list[WorkItem]:
+    items: dict[str, WorkItem] = {}
+    for inp in inputs:
+        item = items[inp.relpath] = WorkItem(inp.relpath, "file", inp.status,
+                                             error=inp.error or getattr(inp.result, "error", None))
+        if inp.result is not None:
+            item.lines = _line_count(inp.result.source)
+            for use in inp.result.uses:
+                item.counts.add(use.status.value)
+    for f in reported + accepted:
+        item = items.get(f.location.path)
+        if item is None:
+            item = items[f.location.path] = WorkItem(f.location.path, "file")
+        item.count(f)
+    for f in accepted:
+        items[f.location.path].baselined += 1
+    return sorted(items.values(), key=lambda i: (-i.work_left, -i.counts.unconverted, i.path))
+
+
+def _directories(files: list[WorkItem]) -> list[WorkItem]:
+    dirs: dict[str, WorkItem] = {}
+    for f in files:
+        name = posixpath.dirname(f.path) or "."
+        d = dirs.get(name)
+        if d is None:
+            d = dirs[name] = WorkItem(name, "directory", "", files=0)
+        d.files += 1
+        d.lines += f.lines
+        for status in USE_STATUSES:
+            d.counts.add(status, getattr(f.counts, status))
+        d.errors += f.errors
+        d.warnings += f.warnings
+        d.notes += f.notes
+        d.baselined += f.baselined
+    return sorted(dirs.values(), key=lambda i: (-i.work_left, -i.counts.unconverted, i.path))
