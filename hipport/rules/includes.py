@@ -197,7 +197,8 @@ def _cuda_only(ctx: Context) -> bool:
 
 
 def _uses_runtime_api(ctx: Context) -> bool:
-    return any(u.family in ("runtime", "driver", "device") for u in ctx.uses)
+    return any(u.family in ("runtime", "driver") or u.family == "device" and u.api.startswith(
+        ("__", "atomic")) for u in ctx.uses)
 
 
 def _insertion_point(ctx: Context) -> int | None:

@@ -95,14 +95,18 @@ INCLUDE_GUARDS = {
     "__CUDA_RUNTIME_H__": "HIP_INCLUDE_HIP_HIP_RUNTIME_H",
     "__CUDA_RUNTIME_API_H__": "HIP_INCLUDE_HIP_HIP_RUNTIME_API_H",
     "__DRIVER_TYPES_H__": "HIP_INCLUDE_HIP_DRIVER_TYPES_H",
-    "__cuda_cuda_h__": "HIP_INCLUDE_HIP_HIP_RUNTIME_H",
 }
+# Not mapped on purpose: cuda.h's guard `__cuda_cuda_h__`. Code under it declares driver
+# API overloads (CUresult, CUdevice, ...) that become the runtime's types under HIP
+# (both are hipError_t, int, ...); left undefined, the duplicate overloads drop out.
 
 _WORD = re.compile(rb"(?<![\w\\])[A-Za-z_]\w*")
 
 
-def is_member_or_qualified(tokens: list[Token], i: int) -> bool:
-    """tokens[i] follows `.`, `->`, or `X::` where X is a user name (not the global `::`)."""
+def is_member_or_qualified(tokens: list[Token], i: int, directive_at: dict | None = None) -> bool:
+    """tokens[i] follows `.`, `->`, or `X::` where X is a user name (not the global `::`).
+    With `directive_at` (Context.directive_at), a token in another directive line (the
+    `>` ending an #include) does not count as a qualifier."""
     p = prev_code(tokens, i)
     if p is None:
         return False
@@ -111,7 +115,9 @@ def is_member_or_qualified(tokens: list[Token], i: int) -> bool:
         return True
     if is_punct(tokens, p, "::"):
         q = prev_code(tokens, p)
-        return q is not None and (is_word(tokens[q]) or tokens[q].text == ">")
+        if q is None or not (is_word(tokens[q]) or tokens[q].text == ">"):
+            return False
+        return directive_at is None or directive_at.get(q) is directive_at.get(i)
     return False
 
 
@@ -139,7 +145,7 @@ class RenameRule:
                 continue
             name = tok.text
             if name in user:
-                if i not in in_include and not is_member_or_qualified(tokens, i):
+                if i not in in_include and not is_member_or_qualified(tokens, i, ctx.directive_at):
                     edits.append(ctx.edit(tok.start, tok.end, user[name], self.name))
                 continue
             guard = INCLUDE_GUARDS.get(name)
@@ -148,7 +154,7 @@ class RenameRule:
                 continue
             if name not in by_cuda or name in PRESERVE or name in skip:
                 continue
-            if i in in_include or is_member_or_qualified(tokens, i):
+            if i in in_include or is_member_or_qualified(tokens, i, ctx.directive_at):
                 continue
             if name in disabled:
                 continue
@@ -163,7 +169,8 @@ class RenameRule:
                       min_rocm=str(res.min_rocm) if res.min_rocm else None,
                       alternative=", ".join(a.name for a in res.alternatives) or None)
         if res.status is Status.MAPPED:
-            ctx.use(tok, res, res.new_name)
+            if not _plain_c_name(res):
+                ctx.use(tok, res, res.new_name)
             if res.renames:
                 edits.append(ctx.edit(tok.start, tok.end, res.new_name or name, self.name))
             for code, version, what in (
@@ -219,6 +226,13 @@ class RenameRule:
                 continue
             out.append(ctx.edit(tok.start + m.start(), tok.start + m.end(), new, self.name))
         return out
+
+
+def _plain_c_name(res: Resolution) -> bool:
+    """A device-library name that is also plain C/C++ (log, sqrtf, min, abs): CUDA provides
+    it, but seeing it says nothing about the file being CUDA, so it is not a Use."""
+    return (res.family == "device" and res.new_name == res.name
+            and not res.name.startswith(("__", "atomic")))
 
 
 def _index_set(ranges: list[tuple[int, int]]) -> frozenset[int]:

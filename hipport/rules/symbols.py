@@ -37,7 +37,7 @@ class SymbolsRule:
         for i, tok in enumerate(tokens):
             if tok.kind != IDENTIFIER or tok.text not in SYMBOL_ARGUMENT:
                 continue
-            if tok.text in disabled or is_member_or_qualified(tokens, i):
+            if tok.text in disabled or is_member_or_qualified(tokens, i, ctx.directive_at):
                 continue
             if i in ctx.directive_at and ctx.directive_at[i].name == "include":
                 continue

@@ -28,7 +28,9 @@ LOOKS_CUDA = re.compile(
     r"(?:cuda[A-Z_]\w*|cu[A-Z]\w*|CU_\w+|CUDA_\w+|CUDART_\w+|cublas\w*|CUBLAS_\w+|"
     r"curand\w*|CURAND_\w+|cusparse\w*|CUSPARSE_\w+|cusolver\w*|CUSOLVER_\w+|cufft\w*|"
     r"CUFFT_\w+|cudnn\w*|CUDNN_\w+|nvrtc\w*|NVRTC_\w+|cutensor\w*|CUTENSOR_\w+|"
-    r"nvtx[A-Z]\w*|NVTX_\w+|cuGraph\w*|__nv_\w+|__cuda\w*)\Z")
+    r"nvtx[A-Z]\w*|NVTX_\w+|__nv_\w+|__cuda\w*|"
+    # the *_sync warp intrinsics: HIP has them only recently, the tables list a few
+    r"__(?:ballot|all|any|uni|match_any|match_all|reduce_\w+)_sync)\Z")
 
 # CUDA's predefined macros and what HIP offers instead.
 CUDA_MACROS = {
@@ -80,7 +82,7 @@ class UnknownRule:
             d = directive_at.get(i)
             if d is not None and d.name == "include":
                 continue
-            if is_member_or_qualified(tokens, i):
+            if is_member_or_qualified(tokens, i, ctx.directive_at):
                 continue
             ctx.use(tok, Resolution(name, Status.UNKNOWN))
             findings.append(ctx.finding(

@@ -1,0 +1,3 @@
+#include <cublasLt.h>
+cublasLtHandle_t lt;
+cublasLtCreate(&lt);

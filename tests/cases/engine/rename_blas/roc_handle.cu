@@ -1,0 +1,4 @@
+#include <cublas_v2.h>
+cublasHandle_t h;
+cublasCreate(&h);
+cublasSetStream(h, s);

@@ -1,0 +1,3 @@
+#include <cublas_v2.h>
+cublasCreate_v2(&h);
+cublasSgemm_v2(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &a, A, m, B, k, &b, C, m);

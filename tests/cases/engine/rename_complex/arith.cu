@@ -1,0 +1,3 @@
+#include <cuComplex.h>
+c = cuCaddf(a, cuCmulf(a, b));
+d = cuCdivf(a, b);

@@ -1,0 +1,2 @@
+#include <cuComplex.h>
+float m = cuCabsf(cuConjf(a));

@@ -1,0 +1,2 @@
+#include <cuComplex.h>
+float r = cuCrealf(a), i = cuCimagf(a);

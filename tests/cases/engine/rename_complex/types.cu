@@ -1,0 +1,4 @@
+#include <cuComplex.h>
+cuComplex a;
+cuDoubleComplex b;
+cuFloatComplex c;

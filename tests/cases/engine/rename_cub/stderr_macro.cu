@@ -1,0 +1,2 @@
+#include <cub/cub.cuh>
+bool e = CUB_STDERR;

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+__device__ void f() { __threadfence(); }

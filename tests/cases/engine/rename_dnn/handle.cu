@@ -1,0 +1,4 @@
+#include <cudnn.h>
+cudnnHandle_t h;
+cudnnCreate(&h);
+cudnnDestroy(h);

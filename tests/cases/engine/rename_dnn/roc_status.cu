@@ -1,0 +1,3 @@
+#include <cudnn.h>
+cudnnStatus_t st;
+if (st == CUDNN_STATUS_SUCCESS) {}

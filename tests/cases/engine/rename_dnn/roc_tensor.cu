@@ -1,0 +1,4 @@
+#include <cudnn.h>
+cudnnTensorDescriptor_t t;
+cudnnCreateTensorDescriptor(&t);
+int f = CUDNN_DATA_FLOAT;

@@ -1,0 +1,3 @@
+#include <cuda.h>
+CUcontext c;
+cuCtxGetCurrent(&c);

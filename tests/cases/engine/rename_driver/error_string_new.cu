@@ -1,0 +1,2 @@
+#include <cuda.h>
+const char* s; cuGetErrorString(r, &s);

@@ -1,0 +1,2 @@
+#include <cuda.h>
+cuMemAlloc_v2(&p, n);

@@ -1,0 +1,5 @@
+#include <cuda.h>
+CUmodule m;
+CUfunction f;
+cuModuleLoad(&m, "k.cubin");
+cuModuleGetFunction(&f, m, "k");

@@ -1,0 +1,3 @@
+#include <cuda.h>
+CUresult r = cuInit(0);
+if (r != CUDA_SUCCESS) {}

@@ -1,0 +1,2 @@
+#include <cuda.h>
+int f = CU_CTX_SCHED_AUTO;

@@ -1,0 +1,4 @@
+#include <cuda.h>
+CUstream s;
+CUevent e;
+cuStreamCreate(&s, 0);

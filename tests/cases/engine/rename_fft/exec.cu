@@ -1,0 +1,2 @@
+#include <cufft.h>
+cufftResult r = cufftExecZ2Z(p, (cufftDoubleComplex*)in, out, CUFFT_FORWARD);

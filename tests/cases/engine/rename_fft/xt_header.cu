@@ -1,0 +1,2 @@
+#include <cufftXt.h>
+cufftHandle p;

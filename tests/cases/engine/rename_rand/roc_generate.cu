@@ -1,0 +1,3 @@
+#include <curand.h>
+curandStatus_t st = curandGenerateNormal(gen, d, n, 0.f, 1.f);
+curandDestroyGenerator(gen);

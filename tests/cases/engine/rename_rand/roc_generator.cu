@@ -1,0 +1,4 @@
+#include <curand.h>
+curandGenerator_t gen;
+curandCreateGenerator(&gen, CURAND_RNG_PSEUDO_DEFAULT);
+curandSetPseudoRandomGeneratorSeed(gen, 7);

@@ -1,0 +1,3 @@
+#include <curand_kernel.h>
+#include <cuda_runtime.h>
+__device__ curandState_t s;

@@ -1,0 +1,3 @@
+#include <nvrtc.h>
+nvrtcGetProgramLog(prog, log);
+if (r == NVRTC_ERROR_COMPILATION) {}

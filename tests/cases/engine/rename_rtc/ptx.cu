@@ -1,0 +1,3 @@
+#include <nvrtc.h>
+size_t n; nvrtcGetPTXSize(prog, &n);
+nvrtcGetPTX(prog, buf);

@@ -1,0 +1,3 @@
+#include <nvrtc.h>
+nvrtcResult r = nvrtcCompileProgram(prog, 0, nullptr);
+if (r != NVRTC_SUCCESS) puts(nvrtcGetErrorString(r));

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerBlock, 0);

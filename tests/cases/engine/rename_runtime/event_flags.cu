@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
+cudaStreamWaitEvent(s, e, 0);

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+if (cudaEventQuery(e) == cudaSuccess) {}

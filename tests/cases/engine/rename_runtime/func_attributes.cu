@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+cudaFuncAttributes attr;
+cudaFuncSetCacheConfig(k, cudaFuncCachePreferShared);

@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+cudaIpcMemHandle_t hnd;
+cudaIpcGetMemHandle(&hnd, p);

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, s);

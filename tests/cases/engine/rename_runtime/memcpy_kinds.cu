@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+cudaMemcpy(d, h, n, cudaMemcpyHostToDevice);
+cudaMemcpy(h, d, n, cudaMemcpyDeviceToHost);

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+cudaMemset(d, 0, n);

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+cudaError_t e = cudaPeekAtLastError();

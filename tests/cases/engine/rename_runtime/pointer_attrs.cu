@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+cudaPointerAttributes a;
+cudaPointerGetAttributes(&a, p);

@@ -1,0 +1,4 @@
+#include <cusolverDn.h>
+cusolverDnHandle_t h;
+cusolverDnCreate(&h);
+cusolverDnDestroy(h);

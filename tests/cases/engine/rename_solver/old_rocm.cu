@@ -1,0 +1,3 @@
+#include <cusolverDn.h>
+cusolverDnHandle_t h;
+cusolverDnCreate(&h);

@@ -1,0 +1,4 @@
+#include <cusparse.h>
+cusparseHandle_t h;
+cusparseCreate(&h);
+cusparseDestroy(h);

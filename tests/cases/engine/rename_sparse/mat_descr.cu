@@ -1,0 +1,2 @@
+#include <cusparse.h>
+cusparseMatDescr_t d;

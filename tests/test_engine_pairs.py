@@ -1,0 +1,65 @@
+"""CUDA-in / HIP-out pairs, grouped by rule: tests/cases/engine/<group>/<name>.cu with
+<name>.hip.expected, optional <name>.target.json (Target fields, plus "options" for
+EngineOptions fields and "path" for the file name) and <name>.findings.txt (one
+`CODE api` per line; without the file, the pair must produce no finding at all)."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from pathlib import Path
+
+import pytest
+
+from hipport.engine import EngineOptions, translate_source
+from hipport.target import Target
+
+CASES = Path(__file__).parent / "cases" / "engine"
+
+
+def pair_paths() -> list[Path]:
+    return sorted(CASES.glob("*/*.cu"))
+
+
+def load_case(path: Path) -> tuple[bytes, bytes, Target, EngineOptions, str, list[str] | None]:
+    stem = path.with_suffix("")
+    source = path.read_bytes()
+    expected = stem.with_suffix(".hip.expected").read_bytes()
+    config: dict = {}
+    target_file = stem.with_suffix(".target.json")
+    if target_file.exists():
+        config = json.loads(target_file.read_text())
+    opts = config.pop("options", {})
+    name = config.pop("path", path.name)
+    for key in ("project_names", "disabled_mappings"):
+        if key in opts:
+            opts[key] = frozenset(opts[key])
+    options = EngineOptions(check_invariants=True, **opts)
+    findings_file = stem.with_suffix(".findings.txt")
+    findings = None
+    if findings_file.exists():
+        findings = sorted(line.strip() for line in findings_file.read_text().splitlines()
+                          if line.strip() and not line.startswith("#"))
+    return source, expected, Target(**config), options, name, findings
+
+
+def diff(expected: bytes, actual: bytes, name: str) -> str:
+    lines = difflib.unified_diff(
+        expected.decode("utf-8", "replace").splitlines(keepends=True),
+        actual.decode("utf-8", "replace").splitlines(keepends=True),
+        f"{name} (expected)", f"{name} (actual)")
+    return "".join(lines)
+
+
+@pytest.mark.parametrize("path", pair_paths(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_pair(path: Path) -> None:
+    source, expected, target, options, name, findings = load_case(path)
+    result = translate_source(source, name, target, options)
+    assert result.error is None, result.error
+    assert result.output == expected, "\n" + diff(expected, result.output, path.name)
+    got = sorted(f"{f.code} {f.api}" for f in result.findings)
+    assert got == (findings or []), f"findings differ: got {got}"
+
+
+def test_enough_pairs() -> None:
+    assert len(pair_paths()) >= 220
