@@ -3,6 +3,7 @@
 # code) and Chromium (renders the HTML report). Installs only what is missing; needs root.
 set -euo pipefail
 pkgs=(hipcc libamdhip64-dev rocm-device-libs libhipsparse-dev libhiprand-dev librocprim-dev
+      librocrand-dev librocsparse-dev
       chromium git)
 missing=()
 for p in "${pkgs[@]}"; do
