@@ -15,6 +15,15 @@ static const char *errorString(cudaError_t error)
 }
 #endif
 
+#ifdef __cuda_cuda_h__
+// The driver API is visible too: an overload for CUresult.
+static const char *errorString(CUresult error)
+{
+    const char *name = nullptr;
+    return cuGetErrorName(error, &name) == CUDA_SUCCESS ? name : "<unknown CUresult>";
+}
+#endif
+
 #if defined(__DRIVER_TYPES_H__) && !defined(CORPUS_HAVE_CHECK_ERROR)
 #define CORPUS_HAVE_CHECK_ERROR 1
 template <typename T>
