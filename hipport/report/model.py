@@ -22,6 +22,7 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from hipport import __version__
@@ -33,7 +34,8 @@ from hipport.target import Target, Version
 
 SCHEMA_VERSION = 1
 
-FILE_ERROR = register(RuleInfo(
+# The runner registers the same code when it makes these findings itself; keep one entry.
+FILE_ERROR = RULES.get("HIP202") or register(RuleInfo(
     "HIP202", "file-error", Severity.ERROR,
     "A file hipport could not read, tokenize or translate.",
     "Nothing in the file was checked, so a clean report would be a false promise.",
@@ -304,14 +306,29 @@ class FileInput:
 def inputs_from(source: Any) -> list[FileInput]:
     """Accept a RunSummary (with .files of FileOutcome) or an iterable of TranslationResult."""
     files = getattr(source, "files", source)
+    root = getattr(source, "root", None)
     out = []
     for item in files:
+        if getattr(item, "status", None) == "copied":  # not a source: nothing to check
+            continue
         if hasattr(item, "relpath"):
-            out.append(FileInput(item.relpath, item.status, item.result, item.error))
+            relpath = _root_relative(item.path, item.relpath, root)
+            out.append(FileInput(relpath, item.status, item.result, item.error))
         else:  # a TranslationResult
             status = "failed" if item.error else ("changed" if item.changed else "unchanged")
             out.append(FileInput(item.path, status, item, item.error))
     return out
+
+
+def _root_relative(path: Any, relpath: str, root: Any) -> str:
+    """The file's path relative to the project root (what SARIF's %SRCROOT% and the baseline
+    expect), whatever directory the runner's relpath was relative to."""
+    if root is None or path is None:
+        return relpath
+    try:
+        return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+    except ValueError:
+        return relpath
 
 
 @dataclass(frozen=True)
@@ -406,7 +423,7 @@ def _file_findings(item: FileInput, selection: Selection,
         raw = [replace(f, location=replace(f.location, path=item.relpath), extra=dict(f.extra))
                for f in result.findings]
     error = item.error or (result.error if result is not None else None)
-    if item.status == "failed" or error:
+    if item.status == "failed":
         raw.append(Finding(FILE_ERROR.code, FILE_ERROR.severity,
                            f"could not process the file: {error or 'unknown error'}",
                            Location(item.relpath, 1, 1, 1, 1)))

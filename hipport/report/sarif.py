@@ -1,0 +1,90 @@
+"""SARIF 2.1.0, as GitHub code scanning reads it: rules with help text, relative URIs
+under %SRCROOT%, regions, and partial fingerprints that survive lines moving."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hipport import __version__
+from hipport.findings import RULES, Finding, RuleInfo
+from hipport.report import RenderOptions
+from hipport.report.model import Report
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+INFO_URI = "https://github.com/hipport/hipport"
+_LEVEL = {"error": "error", "warning": "warning", "note": "note"}
+
+
+def rule_descriptor(info: RuleInfo) -> dict[str, Any]:
+    markdown = (f"**{info.code} {info.name}**: {info.summary}\n\n"
+                f"**Why it matters.** {info.why}\n\n"
+                f"**Example**\n\n```cuda\n{info.example}\n```\n\n**Fix.** {info.fix}")
+    text = (f"{info.summary}\n\nWhy it matters: {info.why}\n\nExample:\n{info.example}\n\n"
+            f"Fix: {info.fix}")
+    return {
+        "id": info.code,
+        "name": _pascal(info.name),
+        "shortDescription": {"text": info.summary},
+        "fullDescription": {"text": f"{info.summary} {info.why}"},
+        "help": {"text": text, "markdown": markdown},
+        "helpUri": f"{INFO_URI}/blob/main/docs/rules.md#{info.code.lower()}",
+        "defaultConfiguration": {"level": _LEVEL[info.severity.value]},
+        "properties": {"tags": ["portability", "hip"], "kebab-name": info.name},
+    }
+
+
+def _pascal(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("-"))
+
+
+def _result(f: Finding, index: dict[str, int]) -> dict[str, Any]:
+    loc = f.location
+    region = {"startLine": loc.line, "startColumn": loc.column,
+              "endLine": max(loc.end_line, loc.line),
+              "endColumn": loc.end_column if loc.end_line > loc.line
+              else max(loc.end_column, loc.column + 1)}
+    result: dict[str, Any] = {
+        "ruleId": f.code,
+        "level": _LEVEL[f.severity.value],
+        "message": {"text": f.message + (f" (hint: {f.hint})" if f.hint else "")},
+        "locations": [{"physicalLocation": {
+            "artifactLocation": {"uri": _uri(loc.path), "uriBaseId": "%SRCROOT%"},
+            "region": region}}],
+        "partialFingerprints": {"hipport/v1": f.extra.get("fingerprint", "")},
+        "properties": {k: v for k, v in (("api", f.api), ("family", f.family), ("hip", f.hip),
+                                         ("minRocm", f.min_rocm),
+                                         ("alternative", f.alternative)) if v},
+    }
+    if f.code in index:
+        result["ruleIndex"] = index[f.code]
+    return result
+
+
+def _uri(path: str) -> str:
+    from urllib.parse import quote
+
+    return quote(path.replace("\\", "/").lstrip("/"), safe="/")
+
+
+def to_sarif(report: Report) -> dict[str, Any]:
+    codes = sorted({f.code for f in report.findings} & set(RULES))
+    rules = [rule_descriptor(RULES[c]) for c in codes]
+    index = {c: i for i, c in enumerate(codes)}
+    root = Path(report.root)
+    root_uri = root.resolve().as_uri() + "/" if root.is_absolute() or root.exists() else None
+    run: dict[str, Any] = {
+        "tool": {"driver": {"name": "hipport", "version": __version__,
+                            "semanticVersion": __version__, "informationUri": INFO_URI,
+                            "rules": rules}},
+        "results": [_result(f, index) for f in report.findings],
+        "properties": {"minimumRocm": report.rocm.minimum, "targetRocm": report.rocm.target},
+    }
+    if root_uri:
+        run["originalUriBaseIds"] = {"%SRCROOT%": {"uri": root_uri}}
+    return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def render(report: Report, options: RenderOptions | None = None) -> str:
+    return json.dumps(to_sarif(report), indent=2, ensure_ascii=False) + "\n"
