@@ -15,6 +15,8 @@ from hipport.engine import EngineOptions, translate_source
 from hipport.target import Target
 
 CASES = Path(__file__).parent / "cases" / "engine"
+# The engine's own codes; other rules (hazards, HIP1xx) are pinned by their own tests.
+ENGINE_CODES = frozenset(f"HIP{n:03d}" for n in range(1, 14))
 
 
 def pair_paths() -> list[Path]:
@@ -57,7 +59,7 @@ def test_pair(path: Path) -> None:
     result = translate_source(source, name, target, options)
     assert result.error is None, result.error
     assert result.output == expected, "\n" + diff(expected, result.output, path.name)
-    got = sorted(f"{f.code} {f.api}" for f in result.findings)
+    got = sorted(f"{f.code} {f.api}" for f in result.findings if f.code in ENGINE_CODES)
     assert got == (findings or []), f"findings differ: got {got}"
 
 

@@ -103,10 +103,17 @@ def _gap(src: bytes, tokens: list[Token], start: int, end: int,
         if t.start == run_end:
             run_end = t.end
             continue
-        out.append((run_start, run_end, "" if out else text))
+        out.append((run_start, _spaces_after(src, run_end, end), "" if out else text))
         run_start, run_end = t.start, t.end
-    out.append((run_start, run_end, "" if out else text))
+    out.append((run_start, _spaces_after(src, run_end, end), "" if out else text))
     return out
+
+
+def _spaces_after(src: bytes, pos: int, limit: int) -> int:
+    """Extend pos over spaces and tabs (never a line break) up to limit."""
+    while pos < limit and src[pos] in b" \t":
+        pos += 1
+    return pos
 
 
 def _parse(tokens: list[Token], i: int):  # noqa: ANN202 (a tuple or the reason, str)

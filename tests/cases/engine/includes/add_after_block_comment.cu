@@ -1,0 +1,4 @@
+/* license
+ * text
+ */
+__device__ int f();

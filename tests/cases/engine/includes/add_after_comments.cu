@@ -1,0 +1,4 @@
+// Copyright
+// kernels
+
+__global__ void k() {}

@@ -1,0 +1,4 @@
+// k.cuh
+#pragma once
+#include <cstdio>
+__global__ void k();

@@ -1,0 +1,2 @@
+#include <cstdio>
+void f() { cudaDeviceSynchronize(); }

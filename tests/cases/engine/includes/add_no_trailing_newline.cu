@@ -1,0 +1,2 @@
+// only a comment then code
+__global__ void k() {}

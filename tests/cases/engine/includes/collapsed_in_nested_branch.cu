@@ -1,0 +1,5 @@
+#include <cuda_runtime.h>
+#ifdef X
+#include <cuda.h>
+#endif
+int x;

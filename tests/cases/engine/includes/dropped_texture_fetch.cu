@@ -1,0 +1,2 @@
+#include <texture_fetch_functions.h>
+int x;

@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+#include <device_launch_parameters.h> // threadIdx
+int x;

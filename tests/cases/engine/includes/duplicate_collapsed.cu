@@ -1,0 +1,3 @@
+#include <cuda.h>
+#include <cuda_runtime.h>
+int x;

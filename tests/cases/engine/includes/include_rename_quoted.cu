@@ -1,0 +1,3 @@
+#include "kernels.cuh"
+#include <kernels.cuh>
+int x;

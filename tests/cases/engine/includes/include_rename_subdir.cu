@@ -1,0 +1,2 @@
+#include "detail/util.cuh"
+int x;

@@ -1,0 +1,2 @@
+#include <cmath>
+float f(float x) { return sqrtf(x); }

@@ -1,0 +1,2 @@
+#include <cuda_runtime_api.h>
+void f() { cudaDeviceSynchronize(); }

@@ -1,0 +1,2 @@
+#include <cufft.h>
+int x;

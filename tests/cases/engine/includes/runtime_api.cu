@@ -1,0 +1,2 @@
+#include <cuda_runtime_api.h>
+int x;

@@ -1,0 +1,4 @@
+#include <cstdio>
+#include <vector>
+#include "mine.h"
+int x;

@@ -1,0 +1,2 @@
+#include <thrust/device_vector.h>
+int x;

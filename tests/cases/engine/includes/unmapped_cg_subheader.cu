@@ -1,0 +1,2 @@
+#include <cooperative_groups/memcpy_async.h>
+int x;

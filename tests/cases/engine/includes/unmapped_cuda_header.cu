@@ -1,0 +1,2 @@
+#include <cuda_awbarrier.h>
+int x;

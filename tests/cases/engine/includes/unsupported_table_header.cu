@@ -1,0 +1,2 @@
+#include <caffe2/core/common_gpu.h>
+int x;

@@ -1,0 +1,2 @@
+#include <vector_types.h>
+int x;

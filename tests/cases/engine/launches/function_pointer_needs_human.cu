@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+(*fp)<<<1, 1>>>(x);

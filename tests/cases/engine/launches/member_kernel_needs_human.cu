@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+obj.k<<<1, 1>>>(x);

@@ -1,0 +1,4 @@
+#include <cuda_runtime.h>
+k<<<g, b>>>(a,
+    b,
+    c);

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+ns::k<<<g, b>>>(d);

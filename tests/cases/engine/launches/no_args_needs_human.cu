@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+#define CFG k<<<1, 1>>>

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+k<<<n >> 8, 256>>>(d);

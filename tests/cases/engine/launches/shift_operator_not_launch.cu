@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+int a = x << 3;
+int b = y >> 2;

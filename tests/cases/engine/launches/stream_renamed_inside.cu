@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+k<<<g, b, 0, cudaStreamPerThread>>>(d);

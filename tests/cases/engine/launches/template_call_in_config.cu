@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+k<<<std::max<int>(1, n), b>>>(d);

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+k<vec<float, 2>><<<g, b>>>(d);
