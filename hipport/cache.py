@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,10 @@ from typing import Any
 from hipport import __version__
 from hipport.fsio import atomic_write
 
-FORMAT = 3  # bump when what is pickled changes shape
+FORMAT = 4  # bump when what is pickled changes shape
+# A file modified this recently may be rewritten again within the same mtime tick with the
+# same size (git's "racily clean" case): its stat alone is not trusted, its content is.
+RACY_NS = 2_000_000_000
 
 
 def cache_dir() -> Path:
@@ -61,14 +65,28 @@ class Manifest:
     index: dict[str, tuple[int, int, frozenset[str]]] = field(default_factory=dict)
     dirty: bool = False
 
-    def lookup(self, relpath: str, st: os.stat_result | None, data: bytes | None) -> Any:
-        """The cached result if the file is unchanged: same size and mtime, or same content."""
-        entry = self.entries.get(relpath)
+    def lookup(self, key: str, path: Path) -> Any:
+        """The cached result if the file is unchanged: same size and mtime, or (when only the
+        time moved, as after a checkout or `touch`) the same content."""
+        entry = self.entries.get(key)
         if entry is None:
             return None
-        if st is not None and entry.size == st.st_size and entry.mtime_ns == st.st_mtime_ns:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        if entry.size == st.st_size and entry.mtime_ns == st.st_mtime_ns and \
+                time.time_ns() - st.st_mtime_ns > RACY_NS:
             return entry.result
-        if data is not None and entry.digest == content_hash(data):
+        if entry.size != st.st_size:
+            return None
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            return None
+        if entry.digest == content_hash(data):
+            entry.mtime_ns = st.st_mtime_ns  # the next run matches on the stat alone
+            self.dirty = True
             return entry.result
         return None
 

@@ -59,6 +59,9 @@ def _matches(relpath: str, patterns: list[str]) -> bool:
     return False
 
 
+match_globs = _matches  # the public name (the runner matches configuration globs with it)
+
+
 class _GitIgnore:
     """Nested .gitignore files, each applying to its own directory and below (as git does)."""
 

@@ -25,7 +25,7 @@ from hipport.config import Config
 from hipport.engine import EngineOptions, TranslationResult, translate_source
 from hipport.findings import Finding, Location
 from hipport.fsio import DEFAULT_MAX_FILE_SIZE, SkipFile, atomic_write, read_source
-from hipport.project import SOURCE_SUFFIXES, ProjectFile, discover
+from hipport.project import SOURCE_SUFFIXES, ProjectFile, classify, discover, match_globs
 from hipport.tables import Status
 from hipport.target import Target, Version
 
@@ -87,6 +87,33 @@ class RunSummary:
 
     def counts(self) -> Counter[str]:
         return Counter(f.status for f in self.files if f.kind != "other")
+
+    def cached_count(self) -> int:
+        """Sources whose result came from the cache (they are also changed or unchanged)."""
+        return sum(1 for f in self.files if f.kind != "other" and f.cached)
+
+    def stats(self) -> dict:
+        """The summary as plain data (for --stats-json and tests)."""
+        counts = self.counts()
+        rocm, deciders = self.min_rocm()
+        return {
+            "scanned": sum(counts.values()),
+            "changed": counts.get("changed", 0),
+            "unchanged": counts.get("unchanged", 0),
+            "failed": counts.get("failed", 0),
+            "skipped": counts.get("skipped", 0),
+            "cached": self.cached_count(),
+            "copied": sum(1 for f in self.files if f.kind == "other"),
+            "renamed_files": {f.relpath: f.out_relpath for f in self.files
+                              if f.out_relpath and f.out_relpath != f.relpath},
+            "renamed_per_family": dict(sorted(self.renamed_per_family().items())),
+            "findings_per_code": dict(sorted(self.findings_per_code().items())),
+            "min_rocm": str(rocm) if rocm is not None else None,
+            "min_rocm_decided_by": deciders,
+            "files": {f.relpath: f.status for f in self.files if f.kind != "other"},
+            "not_processed": [{"path": rel, "reason": why} for rel, why in self.skipped],
+            "elapsed": round(self.elapsed, 3),
+        }
 
     def renamed_per_family(self) -> Counter[str]:
         counter: Counter[str] = Counter()
@@ -175,8 +202,13 @@ def _init_worker(target: Target, options: EngineOptions) -> None:
 
 # --- the run --------------------------------------------------------------------------------
 
-def options_key(opts: RunOptions, config: Config) -> str:
+def options_key(opts: RunOptions, config: Config,
+                include_renames: dict[str, str] | None = None) -> str:
+    """Everything besides a file's content that decides its result: a change to any of it
+    makes every cached result a miss."""
     data = {
+        "include_renames": sorted((include_renames or {}).items()),
+        "max_file_size": opts.max_file_size,
         "target": opts.target.key(), "semantic": opts.semantic, "cuda_path": opts.cuda_path,
         "renames": config.renames, "disabled": sorted(config.disabled_mappings),
         "per_path": config.per_path_ignore, "rename_suffix": opts.rename_suffix,
@@ -221,23 +253,24 @@ def run_paths(paths: list[Path], config: Config, opts: RunOptions,
     start = time.perf_counter()
     discovery = discover(paths, include=opts.include, exclude=opts.exclude,
                          suffixes=opts.suffixes, with_other=opts.with_other)
-    work = [f for f in discovery.files if f.kind != "other"]
+    found = _apply_config_patterns(discovery.files, config, opts)
+    work = [f for f in found if f.kind != "other"]
     include_renames = _include_renames(work, opts.rename_suffix)
     base_options = _engine_options(opts, config, include_renames)
     compile_db = _load_compile_commands(opts.compile_commands)
     manifest = None
     if opts.use_cache:
-        manifest = cache_mod.open_manifest(config.root, options_key(opts, config),
+        manifest = cache_mod.open_manifest(config.root,
+                                           options_key(opts, config, include_renames),
                                            cache_mod.tables_version(mappings_dir()))
     outcomes: dict[str, FileOutcome] = {}
     todo: list[tuple] = []
     for f in work:
-        st = _stat(f.path)
-        cached = manifest.lookup(f.relpath, st, None) if manifest and st else None
+        cached = manifest.lookup(_cache_key(f), f.path) if manifest is not None else None
         if cached is not None:
             outcomes[f.relpath] = _outcome(f, cached, None, opts, cached=True)
             continue
-        per_file = _per_file_options(base_options, f.relpath, config, compile_db, f.path)
+        per_file = _per_file_options(base_options, f, config, compile_db)
         todo.append((str(f.path), f.relpath, f.kind, "", per_file, opts.max_file_size))
     done = len(outcomes)
     total = len(work)
@@ -245,27 +278,80 @@ def run_paths(paths: list[Path], config: Config, opts: RunOptions,
         on_progress(done, total)
     by_rel = {f.relpath: f for f in work}
     for relpath, result, error, st in _execute(todo, opts, base_options):
-        outcomes[relpath] = _outcome(by_rel[relpath], result, error, opts)
-        if manifest is not None and result is not None and st is not None and not error:
-            manifest.store(relpath, st, result.source, result)
+        outcome = _outcome(by_rel[relpath], result, error, opts)
+        outcomes[relpath] = outcome
+        if manifest is not None and result is not None and st is not None and not error \
+                and not result.error:
+            manifest.store(_cache_key(by_rel[relpath]), st, result.source, result)
         done += 1
         if on_progress:
             on_progress(done, total)
-    for f in discovery.files:
+    for f in found:
         if f.kind == "other":
             outcomes[f.relpath] = FileOutcome(f.path, f.relpath, "other", "copied",
                                               out_relpath=f.relpath)
+    _follow_renames_in_cmake(outcomes, opts.rename_suffix)
     project_names = _project_names(config, outcomes, opts, manifest is not None)
-    files = [outcomes[f.relpath] for f in discovery.files]
-    _apply_project_filters(files, project_names, config)
+    files = [outcomes[f.relpath] for f in found]
+    skipped: list[tuple[str, str]] = []
+    for s in discovery.skipped:
+        rel = _rel_or_abs(s.path, discovery.base)
+        if s.reason.startswith("cannot ") and classify(s.path.name, opts.suffixes) != "other":
+            # a source that cannot be read is a failure of the run, not a quiet skip
+            files.append(FileOutcome(s.path, rel, "source", "failed", error=s.reason))
+        else:
+            skipped.append((rel, s.reason))
+    _apply_project_filters(files, project_names, config, discovery.base)
     if manifest is not None:
         try:
             manifest.save()
         except OSError:
             pass  # a read-only cache only costs speed
-    skipped = [(_rel_or_abs(s.path, discovery.base), s.reason) for s in discovery.skipped]
     return RunSummary(config.root, discovery.base, opts.target, files,
                       time.perf_counter() - start, skipped, project_names)
+
+
+def _cache_key(f: ProjectFile) -> str:
+    """The same file reached from another base directory has another relpath (which its
+    result's locations use), so both are part of the key."""
+    return f"{os.path.abspath(f.path)}\0{f.relpath}"
+
+
+def _root_rel(path: Path, root: Path) -> str | None:
+    try:
+        return Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
+    except ValueError:
+        return None
+
+
+def _matches_config(path: Path, relpath: str, patterns: list[str], config: Config) -> bool:
+    """Configuration globs are relative to the directory holding the configuration (the
+    project root), whichever directory the run was started on."""
+    if not patterns:
+        return False
+    rel = _root_rel(path, config.root)
+    return match_globs(rel if rel is not None else relpath, patterns)
+
+
+def _apply_config_patterns(files: list[ProjectFile], config: Config,
+                           opts: RunOptions) -> list[ProjectFile]:
+    """`include`/`exclude` from the configuration (the command line's are applied by
+    discovery, relative to the paths given)."""
+    exclude = list(config.get("exclude", []))
+    include = list(config.get("include", []))
+    if not exclude and not include:
+        return files
+    out = []
+    for f in files:
+        if _matches_config(f.path, f.relpath, exclude, config):
+            continue
+        if include and f.kind != "other" and not _matches_config(f.path, f.relpath, include,
+                                                                   config):
+            if not opts.with_other:
+                continue
+            f = ProjectFile(f.path, f.relpath, "other")
+        out.append(f)
+    return out
 
 
 def _rel_or_abs(path: Path, base: Path) -> str:
@@ -296,6 +382,29 @@ def _outcome(f: ProjectFile, result: TranslationResult | None, error: str | None
     return FileOutcome(f.path, f.relpath, f.kind, status, result, None, out_rel, cached)
 
 
+def _follow_renames_in_cmake(outcomes: dict[str, FileOutcome],
+                             rename_suffix: dict[str, str]) -> None:
+    """Build files name sources by path: a renamed source (main.cu -> main.hip) is renamed
+    in every CMakeLists.txt / *.cmake of the run too, so the build still finds it."""
+    names = {}
+    for f in outcomes.values():
+        if f.kind == "source" and f.out_relpath and f.out_relpath != f.relpath:
+            names[f.relpath.rsplit("/", 1)[-1]] = f.out_relpath.rsplit("/", 1)[-1]
+    if not names:
+        return
+    import re
+
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    word = re.compile(rb"(?<![A-Za-z0-9_.+-])(" + alternatives.encode() + rb")(?![A-Za-z0-9_.+-])")
+    for f in outcomes.values():
+        if f.kind != "cmake" or f.result is None or f.result.error:
+            continue
+        output = word.sub(lambda m: names[m.group(1).decode()].encode(), f.result.output)
+        if output != f.result.output:
+            f.result = replace(f.result, output=output)
+            f.status = "changed"
+
+
 def _include_renames(work: list[ProjectFile], rename_suffix: dict[str, str]) -> dict[str, str]:
     out = {}
     for f in work:
@@ -305,17 +414,24 @@ def _include_renames(work: list[ProjectFile], rename_suffix: dict[str, str]) -> 
     return out
 
 
-def _per_file_options(base: EngineOptions, relpath: str, config: Config,
-                      compile_db: dict[str, tuple[str, ...]], path: Path) -> EngineOptions | None:
+def _per_file_options(base: EngineOptions, f: ProjectFile, config: Config,
+                      compile_db: dict[str, tuple[str, ...]]) -> EngineOptions | None:
+    """The worker's base options, unless a per-path-ignore entry turns CUDA names off for
+    this file or the compilation database has arguments for it."""
     disabled = set()
     for pattern, names in config.per_path_ignore.items():
-        if fnmatch.fnmatchcase(relpath, pattern) or fnmatch.fnmatchcase(relpath, pattern + "/*"):
-            disabled.update(n for n in names if not n.upper().startswith("HIP"))
-    args = compile_db.get(os.path.realpath(path), ())
+        if _matches_config(f.path, f.relpath, [pattern], config):
+            disabled.update(n for n in names if not _is_rule_code(n))
+    args = compile_db.get(os.path.realpath(f.path), ())
     if not disabled and not args:
         return None  # the worker's base options
     return replace(base, disabled_mappings=base.disabled_mappings | disabled,
                    compile_args=args or base.compile_args)
+
+
+def _is_rule_code(entry: str) -> bool:
+    """HIP004 (a rule code) rather than a CUDA name such as CUDA_CHECK."""
+    return entry[:3].upper() == "HIP" and entry[3:].isdigit()
 
 
 def _load_compile_commands(directory: Path | None) -> dict[str, tuple[str, ...]]:
@@ -432,7 +548,7 @@ def _index_key(path: Path, root: Path) -> str:
 
 
 def _apply_project_filters(files: list[FileOutcome], names: frozenset[str],
-                           config: Config) -> None:
+                           config: Config, base: Path | None = None) -> None:
     """Unknown-identifier findings for names the project defines elsewhere are dropped, as
     are findings of codes a per-path-ignore entry turns off for that path."""
     ignores = config.per_path_ignore
@@ -441,9 +557,8 @@ def _apply_project_filters(files: list[FileOutcome], names: frozenset[str],
             continue
         codes = set()
         for pattern, entries in ignores.items():
-            if fnmatch.fnmatchcase(f.relpath, pattern) or fnmatch.fnmatchcase(
-                    f.relpath, pattern + "/*"):
-                codes.update(e.upper() for e in entries if e.upper().startswith("HIP"))
+            if _matches_config(f.path, f.relpath, [pattern], config):
+                codes.update(e.upper() for e in entries if _is_rule_code(e))
         kept = [x for x in f.result.findings
                 if not (x.code == UNKNOWN_CODE and x.api in names) and x.code not in codes]
         if len(kept) != len(f.result.findings):
@@ -569,15 +684,46 @@ def _rename_in_place(f: FileOutcome, data: bytes | None, backup: bool) -> None:
         os.unlink(f.path)
 
 
-def unified_diff(f: FileOutcome) -> str:
+def unified_diff(f: FileOutcome, old_name: str | None = None,
+                 new_name: str | None = None) -> bytes:
+    """A git-style diff of one file (bytes, as the file's own encoding): `patch -p1` and
+    `git apply` recreate the translated file from it, renames included. Paths default to
+    the relpaths."""
     import difflib
 
-    assert f.result is not None
-    old = f.result.source.decode("utf-8", "surrogateescape").splitlines(keepends=True)
-    new = f.result.output.decode("utf-8", "surrogateescape").splitlines(keepends=True)
-    text = "".join(difflib.unified_diff(old, new, f"a/{f.relpath}",
-                                        f"b/{f.out_relpath or f.relpath}"))
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    old_name = old_name or f.relpath
+    new_name = new_name or f.out_relpath or f.relpath
+    source = f.result.source if f.result is not None else b""
+    output = f.result.output if f.result is not None else source
+    header = f"diff --git a/{old_name} b/{new_name}\n".encode()
+    if old_name != new_name:
+        if source == output:
+            header += b"similarity index 100%\n"
+        header += f"rename from {old_name}\nrename to {new_name}\n".encode()
+    if source == output:
+        return header if old_name != new_name else b""
+    old, new = _diff_lines(source), _diff_lines(output)
+    body = list(difflib.diff_bytes(difflib.unified_diff, old, new, f"a/{old_name}".encode(),
+                                   f"b/{new_name}".encode(), lineterm=b""))
+    out = bytearray(header)
+    for i, line in enumerate(body):
+        if i < 2 or line.startswith(b"@@"):  # the ---/+++ lines, hunk headers
+            out += line + b"\n"
+        elif line.endswith(b"\n"):
+            out += line
+        else:  # the last line of a file without a final newline
+            out += line + b"\n\\ No newline at end of file\n"
+    return bytes(out)
+
+
+def _diff_lines(data: bytes) -> list[bytes]:
+    """Lines split at \\n only (a lone \\r or a form feed stays inside its line, as
+    patch sees it)."""
+    lines = data.split(b"\n")
+    out = [line + b"\n" for line in lines[:-1]]
+    if lines[-1]:
+        out.append(lines[-1])
+    return out
 
 
 def progress_wanted(flag: bool | None) -> bool:

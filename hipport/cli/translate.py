@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -43,8 +44,10 @@ def run_options(values: dict[str, Any], config) -> Any:
         target=target_from(values, config.values),
         jobs=int(pick("jobs", 0)),
         use_cache=not values.get("no_cache") and config.get("cache", True) is not False,
-        include=list(values.get("include") or ()) + list(config.get("include", [])),
-        exclude=list(values.get("exclude") or ()) + list(config.get("exclude", [])),
+        # the configuration's include/exclude are relative to its directory: the runner
+        # applies them; these are the command line's, relative to the paths given
+        include=list(values.get("include") or ()),
+        exclude=list(values.get("exclude") or ()),
         suffixes=tuple(suffixes) if suffixes else SOURCE_SUFFIXES,
         semantic=semantic,
         cuda_path=pick("cuda-path"),
@@ -102,10 +105,13 @@ def common_options(func):
 @click.option("--fail-on", type=click.Choice(FAIL_LEVELS), default=None,
               help="Exit 1 when findings reach this severity (default: never).")
 @click.option("-q", "--quiet", is_flag=True, help="No summary.")
+@click.option("--stats-json", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              metavar="FILE", help="Also write the summary as JSON to FILE ('-': stdout).")
 @common_options
 def translate(paths: tuple[Path, ...], outdir: Path | None, in_place: bool, show_diff: bool,
               to_stdout: bool, backup: bool, hip_suffix: bool, fail_on: str | None,
-              quiet: bool, progress: bool | None, **values: Any) -> None:
+              quiet: bool, stats_json: Path | None, progress: bool | None,
+              **values: Any) -> None:
     """Rewrite CUDA sources under PATHS to HIP.
 
     Choose one output: -o DIR (a mirrored tree), --in-place, --diff or --stdout. Sources
@@ -124,58 +130,122 @@ def translate(paths: tuple[Path, ...], outdir: Path | None, in_place: bool, show
         raise click.UsageError("--backup goes with --in-place")
     if hip_suffix:
         values["rename_suffix"] = {".cu": ".hip", **(values.get("rename_suffix") or {})}
+    missing = [str(p) for p in paths if not os.path.lexists(p)]
+    if missing:
+        raise click.UsageError(f"no such file or directory: {', '.join(missing)}")
     try:
         config = load_config(list(paths))
         opts = run_options(values, config)
+        fail_on = _fail_level(fail_on or config.get("fail-on") or "never")
     except (ConfigError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
     if outdir is not None:
         _check_outdir(outdir, paths)
         opts.with_other = True
-    fail_on = fail_on or config.get("fail-on") or "never"
     try:
-        summary = _run(paths, config, opts, progress)
-        errors = _write(summary, outdir, in_place, backup)
+        code = _translate(paths, config, opts, outdir, in_place, backup, show_diff, to_stdout,
+                          quiet, stats_json, fail_on, progress)
     except KeyboardInterrupt:
         click.echo("hipport: interrupted; every file is either as it was or fully written",
                    err=True)
         sys.exit(130)
-    changed = [f for f in summary.files if f.status == "changed" or (
-        f.out_relpath and f.out_relpath != f.relpath and f.kind != "other")]
+    except BrokenPipeError:  # `| head`: the reader has gone; nothing left to tell it
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
+    except Exception as exc:  # noqa: BLE001 - exit 2 with a message, not a traceback
+        if os.environ.get("HIPPORT_DEBUG"):
+            raise
+        click.echo(f"hipport: internal error: {type(exc).__name__}: {exc} "
+                   "(set HIPPORT_DEBUG=1 for the traceback)", err=True)
+        sys.exit(2)
+    sys.exit(code)
+
+
+def _fail_level(value: str) -> str:
+    if value not in FAIL_LEVELS:
+        raise ValueError(f"fail-on must be one of {', '.join(FAIL_LEVELS)}, not {value!r}")
+    return value
+
+
+def _translate(paths, config, opts, outdir, in_place, backup, show_diff, to_stdout, quiet,
+               stats_json, fail_on, progress) -> int:  # noqa: ANN001 (click values)
+    """Run, write, print; returns the exit code."""
+    summary = _run(paths, config, opts, progress)
+    errors = _write(summary, outdir, in_place, backup)
+    pending = [f for f in summary.files if _pending(f)]
     if show_diff:
-        for f in changed:
-            if f.result is not None:
-                click.echo(_diff_text(f), nl=False)
+        out = sys.stdout.buffer
+        for f in pending:
+            out.write(_diff_text(f, summary.base))
+        out.flush()
     if to_stdout:
         _print_stdout(summary)
     for relpath, error in errors:
         click.echo(f"hipport: {relpath}: {error}", err=True)
+    if stats_json is not None:
+        _write_stats(summary, stats_json)
     if not quiet:
         print_summary(summary, err=True)
     code = 0
-    if show_diff and changed:
+    if show_diff and pending:
         code = 1
     if _fails(summary, fail_on):
         code = 1
-    sys.exit(code)
+    return code
 
 
-def _diff_text(f) -> str:
+def _pending(f) -> bool:  # noqa: ANN001 (a FileOutcome)
+    """The file would change: new content, or a new name."""
+    if f.kind == "other" or f.result is None:
+        return False
+    return f.result.changed or bool(f.out_relpath and f.out_relpath != f.relpath)
+
+
+def _write_stats(summary, path: Path) -> None:  # noqa: ANN001
+    import json
+
+    text = json.dumps(summary.stats(), indent=2, sort_keys=True) + "\n"
+    if str(path) == "-":
+        click.echo(text, nl=False)
+    else:
+        path.write_text(text, encoding="utf-8")
+
+
+def _diff_text(f, base: Path) -> bytes:  # noqa: ANN001 (a FileOutcome)
+    """The diff with paths relative to the current directory (so `patch -p1` or `git apply`
+    run here applies it); files outside it keep paths relative to the common base."""
     from hipport.runner import unified_diff
 
-    return unified_diff(f)
+    prefix = _display_prefix(base)
+    new = f.out_relpath or f.relpath
+    return unified_diff(f, prefix + f.relpath, prefix + new)
+
+
+def _display_prefix(base: Path) -> str:
+    try:
+        rel = Path(os.path.abspath(base)).relative_to(Path.cwd().resolve())
+    except ValueError:
+        try:
+            rel = Path(os.path.abspath(base)).relative_to(os.path.abspath(Path.cwd()))
+        except ValueError:
+            return ""
+    return "" if rel == Path(".") else rel.as_posix() + "/"
 
 
 def _check_outdir(outdir: Path, paths: tuple[Path, ...]) -> None:
-    import os
-
+    """-o inside an input tree would translate its own output on the next run; -o onto
+    the directory of an input file would overwrite the input."""
     real_out = os.path.realpath(outdir)
     for p in paths:
         real = os.path.realpath(p)
-        if real_out == real or real_out.startswith(real.rstrip(os.sep) + os.sep):
-            if Path(p).is_dir():
-                raise click.UsageError(f"the output directory {outdir} is inside the input "
-                                       f"{p}; choose a directory outside it")
+        inside = real_out == real or real_out.startswith(real.rstrip(os.sep) + os.sep)
+        if inside and Path(p).is_dir():
+            raise click.UsageError(f"the output directory {outdir} is inside the input "
+                                   f"{p}; choose a directory outside it")
+        if not Path(p).is_dir() and os.path.dirname(real) == real_out:
+            raise click.UsageError(f"the output directory {outdir} holds the input {p}; "
+                                   "use --in-place to rewrite it, or another directory")
 
 
 def _run(paths, config, opts, progress):
@@ -211,7 +281,8 @@ def _print_stdout(summary) -> None:
     out = sys.stdout.buffer
     for f in sources:
         if len(sources) > 1:
-            out.write(f"// ===== {f.out_relpath or f.relpath} =====\n".encode())
+            mark = "#" if f.kind == "cmake" else "//"
+            out.write(f"{mark} ===== {f.out_relpath or f.relpath} =====\n".encode())
         out.write(f.result.output)
     out.flush()
 
@@ -230,25 +301,26 @@ def print_summary(summary, err: bool = True) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(stderr=err, highlight=False)
-    counts = summary.counts()
-    scanned = sum(counts.values())
+    console = Console(stderr=err, highlight=False, soft_wrap=True)
+    stats = summary.stats()
     console.print(
-        f"hipport: {scanned} files scanned: {counts.get('changed', 0)} changed, "
-        f"{counts.get('unchanged', 0)} unchanged, {counts.get('failed', 0)} failed, "
-        f"{counts.get('skipped', 0)} skipped ({summary.elapsed:.2f} s)")
+        f"hipport: {stats['scanned']} files scanned: {stats['changed']} changed, "
+        f"{stats['unchanged']} unchanged, {stats['failed']} failed, "
+        f"{stats['skipped']} skipped; {stats['cached']} from the cache"
+        + (f"; {stats['copied']} other files copied" if stats["copied"] else "")
+        + f" ({summary.elapsed:.2f} s)", markup=False)
     for f in summary.files:
         if f.status in ("failed", "skipped") and f.error:
-            console.print(f"  {f.relpath}: {f.error}")
+            console.print(f"  {f.relpath}: {f.error}", markup=False)
     for rel, reason in summary.skipped:
-        console.print(f"  {rel}: skipped: {reason}")
+        console.print(f"  {rel}: not processed: {reason}", markup=False)
     renamed = summary.renamed_per_family()
     findings = summary.findings_per_code()
     if renamed or findings:
         table = Table(show_header=True, box=None, pad_edge=False)
         table.add_column("renamed per family")
         table.add_column("", justify="right")
-        table.add_column("findings per rule")
+        table.add_column("findings per kind")
         table.add_column("", justify="right")
         left = sorted(renamed.items(), key=lambda kv: (-kv[1], kv[0]))
         right = sorted(findings.items())
@@ -260,7 +332,10 @@ def print_summary(summary, err: bool = True) -> None:
     rocm, deciders = summary.min_rocm()
     if rocm is not None:
         shown = ", ".join(deciders[:5]) + (" ..." if len(deciders) > 5 else "")
-        console.print(f"minimum ROCm for the translated code: {rocm} (decided by {shown})")
+        console.print(f"minimum ROCm for the translated code: {rocm} (decided by {shown})",
+                      markup=False)
+    else:
+        console.print("minimum ROCm for the translated code: any (no versioned HIP API used)")
 
 
 def _rule_label(code: str) -> str:
@@ -268,5 +343,10 @@ def _rule_label(code: str) -> str:
 
     if not code:
         return ""
+    if code not in RULES:  # the rules register their codes when first imported
+        import hipport.cmake  # noqa: F401
+        from hipport.rules import all_rules
+
+        all_rules()
     info = RULES.get(code)
     return f"{code} {info.name}" if info else code
