@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+cudaMallocAsync(&p, n, s);
+cudaFreeAsync(p, s);

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+cudaGraphAddMemAllocNode(&node, g, nullptr, 0, &params);

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+cudaLaunchCooperativeKernelMultiDevice(p, 2, 0);

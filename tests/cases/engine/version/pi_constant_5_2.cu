@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+float x = CUDART_PI_F;

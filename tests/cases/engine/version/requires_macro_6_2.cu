@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+__device__ int f(int v) { return __shfl_sync(0xffffffff, v, 0); }

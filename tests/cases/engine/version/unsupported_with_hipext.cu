@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+cuGreenCtxCreate(&c, d, dev, 0);
