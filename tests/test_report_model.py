@@ -1,0 +1,148 @@
+"""The report model: minimum ROCm across versions, coverage across releases, statistics,
+severity configuration and selection, work left, and JSON valid against its schema."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+
+from hipport.report.model import Selection, build_report, known_releases
+from hipport.target import Target, Version
+from tests.conftest import ROOT
+from tests.report_helpers import codes, report_of, translate
+
+HEAD = "#include <cuda_runtime.h>\n"
+LIMIT = HEAD + "void f(){ cudaMalloc(&p, n); cudaDeviceSetLimit(cudaLimitStackSize, 1); }\n"
+SCHEMA = json.loads((ROOT / "docs" / "report.schema.json").read_text())
+
+
+def _validate(report):
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    jsonschema.validate(json.loads(report.to_json()), SCHEMA,
+                        cls=jsonschema.Draft202012Validator)
+
+
+@pytest.mark.parametrize("rocm, satisfied, hip002", [
+    ("5.2", False, True), ("5.3", True, False), ("6.2", True, False), (None, True, False)])
+def test_minimum_rocm_for_cuda_device_set_limit(rocm, satisfied, hip002):
+    report = report_of({"a.cu": LIMIT}, Target(rocm=rocm))
+    need = report.rocm
+    assert Version.parse(need.minimum) == Version.parse("5.3")
+    assert need.deciding_apis == ["cudaDeviceSetLimit", "cudaLimitStackSize"]
+    assert need.satisfied is satisfied
+    # Below the minimum, exactly the deciding APIs are HIP002 findings.
+    hip002_apis = sorted(f.api for f in report.findings if f.code == "HIP002")
+    assert hip002_apis == (need.deciding_apis if hip002 else [])
+
+
+def test_minimum_ignores_unsupported_and_lists_blockers():
+    report = report_of({"a.cu": HEAD + "void f(){ cudaMalloc(&p, n); "
+                                       "cudaDeviceFlushGPUDirectRDMAWrites(t, s); }\n"})
+    assert Version.parse(report.rocm.minimum) == Version.parse("1.5")
+    assert report.rocm.blocking_apis == ["cudaDeviceFlushGPUDirectRDMAWrites"]
+
+
+def test_no_uses_no_minimum():
+    report = report_of({"a.cu": "int main() { return 0; }\n"})
+    assert report.rocm.minimum is None and report.rocm.satisfied and report.coverage == []
+
+
+def test_coverage_across_releases_unblocks_at_5_3(tables):
+    report = report_of({"a.cu": LIMIT}, Target(rocm="5.2"))
+    by_rocm = {Version.parse(p.rocm): p for p in report.coverage}
+    assert [Version.parse(p.rocm) for p in report.coverage] == known_releases(tables)
+    assert by_rocm[Version.parse("5.2")].counts.mapped == 1
+    assert by_rocm[Version.parse("5.2")].counts.needs_newer_rocm == 2
+    at_53 = by_rocm[Version.parse("5.3")]
+    assert at_53.counts.mapped == 3 and at_53.share == 1.0
+    assert at_53.unblocks == ["cudaDeviceSetLimit", "cudaLimitStackSize"]
+    shares = [p.share for p in report.coverage]
+    assert shares == sorted(shares)  # nothing in this code is ever removed
+
+
+def test_statistics_per_family_and_api():
+    src = (HEAD + "void f(){ cudaMalloc(&p, n); cudaMalloc(&q, n); cudaFree(p);\n"
+           "cudaDeviceFlushGPUDirectRDMAWrites(t, s); cudaFrobnicate(); cublasCreate(&h); }\n")
+    report = report_of({"src/a.cu": src, "src/b.cu": HEAD + "void g(){ cudaFree(0); }\n"})
+    t = report.totals
+    assert (t.files, t.counts.uses, t.counts.mapped, t.counts.unsupported, t.counts.unknown) \
+        == (2, 7, 5, 1, 1)
+    assert t.conversion_percent == round(500 / 7, 1)
+    assert t.lines == 5 and t.lines_changed >= 3 and t.files_changed == 2
+    fams = {f.family: f for f in report.families}
+    assert fams["runtime"].counts.uses == 5 and fams["runtime"].apis == 3
+    assert fams["blas"].counts.mapped == 1 and fams["unknown"].counts.unknown == 1
+    apis = {a.api: a for a in report.apis}
+    assert apis["cudaMalloc"].uses == 2 and apis["cudaMalloc"].hip == "hipMalloc"
+    assert apis["cudaFree"].files == 2 and apis["cudaFree"].locations == []
+    assert apis["cudaDeviceFlushGPUDirectRDMAWrites"].locations == ["src/a.cu:3:1"]
+    assert apis["cudaDeviceFlushGPUDirectRDMAWrites"].codes == ["HIP001"]
+    assert report.apis[0].status != "mapped"  # unported first
+
+
+def test_work_left_per_file_and_directory():
+    bad = HEAD + "void f(){ cudaDeviceFlushGPUDirectRDMAWrites(t, s); cudaFrobnicate(); }\n"
+    report = report_of({"src/a.cu": bad, "src/b.cu": HEAD + "void g(){ cudaFree(0); }\n",
+                        "lib/c.cu": HEAD + "void h(){ cudaFrobnicate(); }\n"})
+    assert [(f.path, f.work_left) for f in report.files] == [
+        ("src/a.cu", 2), ("lib/c.cu", 1), ("src/b.cu", 0)]
+    assert [(d.path, d.files, d.work_left) for d in report.directories] == [
+        ("src", 2, 2), ("lib", 1, 1)]
+
+
+def test_severity_config_select_and_ignore():
+    src = HEAD + "void f(){ cudaDeviceFlushGPUDirectRDMAWrites(t, s); cudaFrobnicate(); }\n"
+    report = report_of({"a.cu": src}, selection=Selection(severity={"unknown-cuda-identifier":
+                                                                    "note", "HIP001": "off"}))
+    assert [(f.code, f.severity.value) for f in report.findings] == [("HIP004", "note")]
+    assert not report.fails("warning") and report.fails("note")
+    assert codes(report_of({"a.cu": src}, selection=Selection(select=("HIP00",)))) == {
+        "HIP001", "HIP004"}
+    assert codes(report_of({"a.cu": src}, selection=Selection(select=("unsupported-api",)))) \
+        == {"HIP001"}
+    assert codes(report_of({"a.cu": src}, selection=Selection(ignore=("HIP004",)))) == {
+        "HIP001"}
+
+
+def test_fail_on_levels():
+    report = report_of({"a.cu": HEAD + "void f(){ cudaThreadSynchronize(); }\n"})  # HIP005
+    assert [f.severity.value for f in report.findings] == ["warning"]
+    assert not report.fails("error") and report.fails("warning") and report.fails("note")
+    assert not report.fails("never")
+
+
+def test_failed_file_is_a_file_error():
+    result = translate(b"cudaMalloc(\0);\n", "bin.cu")
+    report = build_report([result], Target())
+    assert [(f.code, f.severity.value, f.location.path) for f in report.findings] == [
+        ("HIP202", "error", "bin.cu")]
+    assert report.totals.files_failed == 1 and report.files[0].status == "failed"
+
+
+def test_fingerprints_survive_line_shifts():
+    src = HEAD + "void f(){ cudaDeviceFlushGPUDirectRDMAWrites(t, s); }\n"
+    before = report_of({"a.cu": src}).findings[0].extra["fingerprint"]
+    after = report_of({"a.cu": "// moved\n\n" + src}).findings[0].extra["fingerprint"]
+    assert before == after
+    twice = report_of({"a.cu": src + src.split("\n", 1)[1]}).findings
+    assert len({f.extra["fingerprint"] for f in twice}) == 2
+
+
+def test_json_matches_schema():
+    src = (HEAD + "void f(){ cudaMalloc(&p, n); cudaDeviceSetLimit(cudaLimitStackSize, 1);\n"
+           "cudaDeviceFlushGPUDirectRDMAWrites(t, s); cudaFrobnicate(); }\n"
+           "__global__ void k(int v){ v = __shfl_down_sync(0xffffffff, v, 1); }\n")
+    from hipport.baseline import Baseline
+
+    full = report_of({"src/a.cu": src, "b.cu": HEAD})
+    base = Baseline.from_findings(full.findings[:1])
+    base.counts[("gone.cu", "HIP001", "x")] = 1
+    for report in (full, report_of({"src/a.cu": src}, Target(rocm="5.2"), baseline=base),
+                   report_of({"empty.cu": ""}),
+                   build_report([translate(b"cudaFree(\0)", "bin.cu")], Target())):
+        _validate(report)
+    data = json.loads(full.to_json())
+    assert data["schema_version"] == 1
+    assert data["summary"]["findings"] == len(data["findings"])
