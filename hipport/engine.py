@@ -190,8 +190,17 @@ def names_defined_by(tokens: list[Token], source: bytes = b"") -> frozenset[str]
     A token heuristic (no preprocessor, no parser): good enough to know that a
     `CUDA_CHECK` macro or a `cudaCheck` function is the project's own.
     """
-    code = [t for t in tokens if t.kind != "comment"]
+    from hipport.rules.tokens import directives
+
     names: set[str] = set()
+    in_directive: set[int] = set()
+    for d in directives(source, tokens) if source else ():
+        in_directive.update(range(d.hash, d.end))
+        if d.name == "define" and d.hash + 2 < d.end and tokens[d.hash + 2].kind in (
+                IDENTIFIER, "keyword"):
+            names.add(tokens[d.hash + 2].text)
+    # Directive lines are left out: their tokens would glue onto the code around them.
+    code = [t for i, t in enumerate(tokens) if t.kind != "comment" and i not in in_directive]
     n = len(code)
     enum_depth = -1
     depth = 0

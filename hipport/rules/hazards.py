@@ -573,8 +573,9 @@ class View:
         """Function bodies that use a warp intrinsic, or lane/warp index helpers (a function
         named like laneId / warp_id)."""
         return [b for b in self.bodies
-                if _LANE_HELPER.search(b.name) or any(self.toks[k].kind == IDENTIFIER and self.toks[k].text in WARP_INTRINSICS
-                       for k in range(b.open, b.close))]
+                if _LANE_HELPER.search(b.name) or any(
+                    self.toks[k].kind == IDENTIFIER and self.toks[k].text in WARP_INTRINSICS
+                    for k in range(b.open, b.close))]
 
     def is_device_body(self, body: Body) -> bool:
         return any(self.toks[k].text in ("__device__", "__global__")
@@ -925,6 +926,8 @@ def check_texture_reference(v: View) -> list[Finding]:
         if v.is_member(k) or v.punct(k - 1, "::"):
             continue
         if t.text in TEXTURE_TEMPLATES and v.punct(k + 1, "<"):
+            obj = ("texture object (cudaTextureObject_t)" if t.text == "texture"
+                   else "surface object (cudaSurfaceObject_t)")
             close = _angle_close(v, k + 1)
             if close is None:
                 continue
@@ -937,7 +940,7 @@ def check_texture_reference(v: View) -> list[Finding]:
                     TEXTURE_REFERENCE, k, close,
                     f"{t.text} reference `{v.toks[j].text}`: texture and surface references "
                     "were removed in CUDA 12 and are deprecated in HIP: use a "
-                    f"({'texture object (cudaTexture' if t.text == 'texture' else 'surface object (cudaSurface'}Object_t)",
+                    f"{obj}",
                     api=f"{t.text}<>", hint=TEXTURE_REFERENCE.fix))
         elif t.text in TEXTURE_REFERENCE_APIS:
             out.append(v.finding(

@@ -222,7 +222,10 @@ def _insertion_point(ctx: Context) -> int | None:
     if k >= len(code):
         return len(ctx.source)
     start = tokens[code[k]].start
-    return ctx.source.rfind(b"\n", 0, start) + 1
+    pos = ctx.source.rfind(b"\n", 0, start) + 1
+    if pos == 0 and ctx.source.startswith(b"\xef\xbb\xbf"):
+        pos = 3  # after the byte order mark
+    return pos
 
 
 def _is_once(ctx: Context, d: Directive) -> bool:

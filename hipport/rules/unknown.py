@@ -74,6 +74,8 @@ class UnknownRule:
                         f"{name} is defined by nvcc, not by HIP: code testing it takes a "
                         f"different branch under HIP", api=name, hint=macro_hint))
                 continue
+            if name.endswith(("_h__", "_H__")):
+                continue  # a header's include guard (see rename.INCLUDE_GUARDS), not API
             if not match(name) or name in tables.by_cuda or tables.is_hip_name(name):
                 continue
             if name in known or name in opts.user_renames or name in opts.disabled_mappings \

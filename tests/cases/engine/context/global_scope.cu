@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+::cudaMalloc(&p, n);
+x = ::cudaSuccess;

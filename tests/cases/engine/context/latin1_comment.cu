@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+// café cudaFree
+cudaFree(p);

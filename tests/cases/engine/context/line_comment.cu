@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+// call cudaMalloc here
+cudaMalloc(&p, n); // cudaMalloc

@@ -1,0 +1,4 @@
+#include <cuda_runtime.h>
+// comment \
+cudaFree(p);
+int x;

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+struct S { cudaStream_t stream; cudaEvent_t ev; };

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+s.cudaStream_t = 0;

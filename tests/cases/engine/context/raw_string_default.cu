@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+auto s = R"(cudaFree)";

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+std::cudaStream_t s;

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+puts("cudaMalloc failed: cudaErrorInvalidValue");

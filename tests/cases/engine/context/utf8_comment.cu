@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+// héllo cudaMalloc ünïcode
+cudaMalloc(&p, n);

@@ -1,0 +1,4 @@
+#include <cuda_runtime.h>
+#if 0
+cudaFree(p);
+#endif

@@ -1,0 +1,6 @@
+#include <cuda_runtime.h>
+#ifdef A
+#ifndef B
+cudaFree(p);
+#endif
+#endif

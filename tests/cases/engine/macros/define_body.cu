@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+#define ALLOC(p, n) cudaMalloc(&(p), (n))

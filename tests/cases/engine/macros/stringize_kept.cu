@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+#define NAME(x) #x
+const char* s = NAME(cudaMalloc);

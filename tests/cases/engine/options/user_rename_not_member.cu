@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+s.CUDA_CHECK = 1;

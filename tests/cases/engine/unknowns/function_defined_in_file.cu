@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+static void cudaCheck(cudaError_t e) {}
+void f() { cudaCheck(cudaGetLastError()); }

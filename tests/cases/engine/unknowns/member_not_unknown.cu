@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+s.cudaThing = 1;
+p->cuFoo();

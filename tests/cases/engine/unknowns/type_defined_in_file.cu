@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+struct cudaBuffer { float* p; };
+cudaBuffer b;

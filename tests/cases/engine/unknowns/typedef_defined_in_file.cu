@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+typedef int cuIndex;
+cuIndex i;

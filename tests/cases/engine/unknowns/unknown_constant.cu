@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+int v = CUDA_FOO_BAR;

@@ -1,0 +1,4 @@
+#include <cuda_runtime.h>
+cublasFancy(h);
+curandFancy(g);
+cufftFancy(p);

@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+static int cudaDevices = 0;
+int f() { return cudaDevices; }
