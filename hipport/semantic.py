@@ -54,6 +54,25 @@ def resource_dir() -> str | None:
     return None
 
 
+# Headers clang 18's CUDA wrapper still includes but CUDA 13 dropped (or that cuRAND-less
+# toolkits lack): empty stand-ins, searched after the toolkit's own headers.
+_STANDIN_HEADERS = ("texture_fetch_functions.h", "curand_mtgp32_kernel.h")
+
+
+@cache
+def _standins(cuda: str) -> str:
+    import tempfile
+
+    directory = os.path.join(tempfile.gettempdir(), "hipport-cuda-standins")
+    os.makedirs(directory, exist_ok=True)
+    for header in _STANDIN_HEADERS:
+        path = os.path.join(directory, header)
+        if not os.path.exists(path):
+            with open(path, "w") as fh:
+                fh.write("/* empty stand-in written by hipport.semantic */\n")
+    return directory
+
+
 def analyze(source: bytes, path: str, cuda_path: str | None,
             compile_args: tuple[str, ...] = ()) -> SemanticInfo:
     cuda = cuda_path or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
@@ -66,7 +85,7 @@ def analyze(source: bytes, path: str, cuda_path: str | None,
     name = path if path.endswith((".cu", ".cuh")) else path + ".cu"
     args = ["-x", "cuda", f"--cuda-path={cuda}", "-resource-dir", res, "--cuda-host-only",
             "-nocudalib", "-Wno-unknown-cuda-version", "-fsyntax-only",
-            f"-I{cuda}/include/cccl", *compile_args]
+            f"-I{cuda}/include/cccl", "-idirafter", _standins(cuda), *compile_args]
     try:
         tu = cindex.Index.create().parse(
             name, args, unsaved_files=[(name, source)],
@@ -75,17 +94,20 @@ def analyze(source: bytes, path: str, cuda_path: str | None,
         return SemanticInfo(errors=[f"libclang could not parse: {exc}"])
     errors = [d.spelling for d in tu.diagnostics if d.severity >= cindex.Diagnostic.Error]
     declared: set[str] = set()
+    elsewhere: set[str] = set()  # declared by a header (the toolkit's): CUDA's own names
     launches: set[int] = set()
     for cursor in tu.cursor.walk_preorder():
         loc = cursor.location
         if loc.file is None or loc.file.name != name:
+            if cursor.kind.is_declaration() and cursor.spelling:
+                elsewhere.add(cursor.spelling)
             continue
         kind = cursor.kind
         if kind.is_declaration() and cursor.spelling:
             declared.add(cursor.spelling)
         elif kind == cindex.CursorKind.CALL_EXPR and _is_launch(cursor):
             launches.add(loc.offset)
-    return SemanticInfo(frozenset(declared), frozenset(launches), errors[:5])
+    return SemanticInfo(frozenset(declared - elsewhere), frozenset(launches), errors[:5])
 
 
 def _is_launch(cursor: cindex.Cursor) -> bool:
