@@ -54,7 +54,13 @@ class Entry:
     size: int
     mtime_ns: int
     digest: str
-    result: Any  # a TranslationResult (without the source bytes) or a CMakeResult
+    result: Any  # the TranslationResult
+    ctime_ns: int = 0  # with the inode: what `touch -d` or a same-size rewrite cannot fake
+    inode: int = 0
+
+    def same_stat(self, st: os.stat_result) -> bool:
+        return (self.size, self.mtime_ns, self.ctime_ns, self.inode) == (
+            st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
 @dataclass
@@ -75,8 +81,7 @@ class Manifest:
             st = os.stat(path)
         except OSError:
             return None
-        if entry.size == st.st_size and entry.mtime_ns == st.st_mtime_ns and \
-                time.time_ns() - st.st_mtime_ns > RACY_NS:
+        if entry.same_stat(st) and time.time_ns() - st.st_mtime_ns > RACY_NS:
             return entry.result
         if entry.size != st.st_size:
             return None
@@ -85,13 +90,15 @@ class Manifest:
         except OSError:
             return None
         if entry.digest == content_hash(data):
-            entry.mtime_ns = st.st_mtime_ns  # the next run matches on the stat alone
+            # the next run matches on the stat alone
+            entry.mtime_ns, entry.ctime_ns, entry.inode = st.st_mtime_ns, st.st_ctime_ns, st.st_ino
             self.dirty = True
             return entry.result
         return None
 
     def store(self, relpath: str, st: os.stat_result, data: bytes, result: Any) -> None:
-        self.entries[relpath] = Entry(st.st_size, st.st_mtime_ns, content_hash(data), result)
+        self.entries[relpath] = Entry(st.st_size, st.st_mtime_ns, content_hash(data), result,
+                                      st.st_ctime_ns, st.st_ino)
         self.dirty = True
 
     def save(self) -> None:

@@ -210,6 +210,11 @@ def _walk(top: Path, base: Path, include: list[str], exclude: list[str],
             if not is_file:
                 if os.path.lexists(path) and not is_link:
                     skipped.append(Skipped(path, "not a regular file"))
+                elif is_link and classify(entry.name, suffixes) != "other" and not (
+                        use_gitignore and ignore.ignored(rel, False)) and not (
+                        exclude and _matches(rel, exclude)):
+                    # a source named in the tree that cannot be read: say so
+                    skipped.append(Skipped(path, "cannot read: dangling symlink"))
                 continue
             if use_gitignore and ignore.ignored(rel, False):
                 continue
