@@ -8,7 +8,7 @@ import json
 import pytest
 
 from hipport.baseline import BASELINE_NAME, Baseline, BaselineError, compare, find_baseline
-from tests.report_helpers import report_of
+from tests.test_report_helpers import report_of
 
 HEAD = "#include <cuda_runtime.h>\n"
 BAD = "cudaDeviceFlushGPUDirectRDMAWrites(t, s);"

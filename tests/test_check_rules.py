@@ -11,7 +11,7 @@ from hipport.engine import EngineOptions
 from hipport.findings import RULES
 from hipport.report import load_rules
 from hipport.target import Target, Version
-from tests.report_helpers import codes, report_of
+from tests.test_report_helpers import codes, report_of
 
 load_rules()
 
@@ -66,7 +66,8 @@ CASES = [
      " int v = __shfl_down(lane, 1); }\n",
      HEAD + "__global__ void k(){ int lane = threadIdx.x % warpSize;"
      " int v = __shfl_down(lane, 1); }\n", Target(), None),
-    ("HIP103", "a.cu", HEAD + "__global__ void k(int v){ v = __shfl_down_sync(0xffffffff, v, 1); }\n",
+    ("HIP103", "a.cu",
+     HEAD + "__global__ void k(int v){ v = __shfl_down_sync(0xffffffff, v, 1); }\n",
      HEAD + "__global__ void k(int v){ v = __shfl_down_sync(__activemask(), v, 1); }\n",
      Target(), None),
     ("HIP104", "a.cu", "#include <mma.h>\nusing namespace nvcuda;\n"

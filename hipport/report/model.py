@@ -14,7 +14,6 @@ SCHEMA_VERSION when a field changes meaning or disappears (adding fields is comp
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import json
 import posixpath
@@ -338,7 +337,6 @@ class Selection:
     severity: Mapping[str, str] = field(default_factory=dict)  # code or name -> level|off
     select: tuple[str, ...] = ()  # codes, code prefixes or names; () means all
     ignore: tuple[str, ...] = ()
-    per_path_ignore: Mapping[str, list[str]] = field(default_factory=dict)  # glob -> codes
 
     def level(self, finding: Finding) -> str | None:
         """The severity to report `finding` at, or None when it is turned off."""
@@ -350,10 +348,6 @@ class Selection:
             return None
         if self.ignore and _matches(finding.code, name, self.ignore):
             return None
-        for glob, codes in self.per_path_ignore.items():
-            if fnmatch.fnmatch(finding.location.path, glob) and _matches(finding.code, name,
-                                                                          tuple(codes)):
-                return None
         return level or finding.severity.value
 
 

@@ -1,4 +1,5 @@
-"""Helpers the check/report tests share: run sources through the engine into a Report."""
+"""Helpers the check/report tests share (no tests here): sources through the engine into a
+Report."""
 
 from __future__ import annotations
 
