@@ -321,6 +321,8 @@ def test_config_include_exclude_relative_to_the_config(hipport: Hipport,
     (("--diff",), 'rocm = "six"\n', "not a version"),
     (("--diff",), 'fail-on = "sometimes"\n', "fail-on"),
     (("--diff",), "renames = 3\n", "must be a table"),
+    (("--diff",), "jobs = \"two\"\n", "whole number"),
+    (("--diff",), "[rename-suffix]\ncu = \"hip\"\n", "rename-suffix"),
     (("--backup", "--diff"), "", "--backup goes with --in-place"),
     (("--diff", "missing.cu"), "", "no such file"),
 ])
@@ -488,3 +490,19 @@ def test_help_starts_fast(hipport: Hipport, tmp_path: Path) -> None:
     bare = best([sys.executable, "-c", "import click"])
     helped = best([sys.executable, "-m", "hipport", "translate", "--help"])
     assert helped - bare < 0.25, f"translate --help costs {helped - bare:.2f} s over click"
+
+
+def test_config_severity_applies_to_fail_on(hipport: Hipport, proj: Path) -> None:
+    make_tree(proj, {"src/warp.cu": "__global__ void k(float *v) { v[0] = "
+                                    "__shfl_down_sync(0xffffffff, v[0], 1); }\n"})
+    proc = hipport(".", "--diff", cwd=proj, stats=True)
+    codes = list(proc.stats["findings_per_code"])
+    assert codes, err(proc)
+    severity = "\n".join(f'{code} = "error"' for code in codes)
+    make_tree(proj, {".hipport.toml": f"[severity]\n{severity}\n"})
+    proc = hipport(".", "-o", proj.parent / "o", "--fail-on", "error", cwd=proj)
+    assert proc.returncode == 1, err(proc)
+    severity = "\n".join(f'{code} = "off"' for code in codes)
+    make_tree(proj, {".hipport.toml": f"[severity]\n{severity}\n"})
+    proc = hipport(".", "-o", proj.parent / "o", "--fail-on", "note", cwd=proj)
+    assert proc.returncode == 0, err(proc)

@@ -190,7 +190,7 @@ def _translate(paths, config, opts, outdir, in_place, backup, show_diff, to_stdo
     code = 0
     if show_diff and pending:
         code = 1
-    if _fails(summary, fail_on):
+    if _fails(summary, fail_on, config.severity):
         code = 1
     return code
 
@@ -287,13 +287,28 @@ def _print_stdout(summary) -> None:
     out.flush()
 
 
-def _fails(summary, fail_on: str) -> bool:
-    from hipport.findings import Severity
+def _fails(summary, fail_on: str, severity: dict[str, str] | None = None) -> bool:  # noqa: ANN001
+    """A finding at or above `fail_on`, after the configuration's severity overrides
+    (code or rule name -> error|warning|note|off)."""
+    from hipport.findings import RULES, Severity
 
     if fail_on == "never":
         return False
     level = Severity.parse(fail_on).rank
-    return any(f.severity.rank >= level for f in summary.findings)
+    if severity:
+        _register_rules()
+    overrides = {}
+    for key, value in (severity or {}).items():
+        overrides[key.upper()] = value
+        overrides.update({code: value for code, info in RULES.items() if info.name == key})
+    for finding in summary.findings:
+        wanted = overrides.get(finding.code)
+        if wanted == "off":
+            continue
+        rank = Severity.parse(wanted).rank if wanted else finding.severity.rank
+        if rank >= level:
+            return True
+    return False
 
 
 def print_summary(summary, err: bool = True) -> None:
@@ -338,15 +353,20 @@ def print_summary(summary, err: bool = True) -> None:
         console.print("minimum ROCm for the translated code: any (no versioned HIP API used)")
 
 
+def _register_rules() -> None:
+    """The rules register their codes and names when first imported (in the workers)."""
+    import hipport.cmake  # noqa: F401
+    from hipport.rules import all_rules
+
+    all_rules()
+
+
 def _rule_label(code: str) -> str:
     from hipport.findings import RULES
 
     if not code:
         return ""
-    if code not in RULES:  # the rules register their codes when first imported
-        import hipport.cmake  # noqa: F401
-        from hipport.rules import all_rules
-
-        all_rules()
+    if code not in RULES:
+        _register_rules()
     info = RULES.get(code)
     return f"{code} {info.name}" if info else code
