@@ -77,8 +77,7 @@ def test_bytes_outside_edits_are_preserved(tree: Path, tmp_path: Path, mode: str
     for name, data in CASES.items():
         got = (out / name).read_bytes()
         want = expected(data)
-        assert got == want, f"{name}: first difference at byte " \
-                            f"{next(i for i, (a, b) in enumerate(zip(got, want)) if a != b) if len(got) == len(want) else 'length %d vs %d' % (len(got), len(want))}"
+        assert got == want, f"{name}: {_first_difference(got, want)}"
     # the binary file: skipped with a message, left exactly as it was
     assert (out / "binary.cu").read_bytes() == (tree / "binary.cu").read_bytes()
     assert "binary.cu: skipped: binary file (contains NUL bytes)" in stderr
@@ -86,6 +85,13 @@ def test_bytes_outside_edits_are_preserved(tree: Path, tmp_path: Path, mode: str
         after = (work / "binary.cu").stat()
         assert (after.st_ino, after.st_mtime_ns) == (binary_before.st_ino,
                                                      binary_before.st_mtime_ns)
+
+
+def _first_difference(got: bytes, want: bytes) -> str:
+    for i, (a, b) in enumerate(zip(got, want, strict=False)):
+        if a != b:
+            return f"differs at byte {i}: {got[i - 20:i + 20]!r} vs {want[i - 20:i + 20]!r}"
+    return f"length {len(got)} vs {len(want)}"
 
 
 def test_second_run_changes_nothing(tmp_path: Path) -> None:
