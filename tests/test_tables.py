@@ -137,6 +137,14 @@ def test_overrides_carry_evidence_and_conditions(tables):
         assert row.hip == override["hip"] and row.evidence == override["evidence"]
 
 
+def test_include_overrides_carry_evidence(tables):
+    assert tables.include_overrides
+    for override in tables.include_overrides:
+        assert override["evidence"].strip(), override
+        row = tables.includes[override["cuda_header"]]
+        assert row.hip_header == override["hip_header"] and row.evidence == override["evidence"]
+
+
 @needs_shared
 def test_hipext_versions_come_from_the_header_scan(tables):
     scan = {}

@@ -171,8 +171,8 @@ def build(data: Path, out: Path) -> dict[str, int]:
     includes = read_tsv(data / "cuda-include-map.tsv")
     write_tsv(out / "includes.tsv", list(includes[0].keys()), includes)
     write_tsv(out / "hipext.tsv", HIPEXT_COLUMNS, build_hipext(data))
-    (out / "overrides.tsv").write_text((HERE / "overrides.tsv").read_text(encoding="utf-8"),
-                                       encoding="utf-8")
+    for name in ("overrides.tsv", "include_overrides.tsv"):
+        (out / name).write_text((HERE / name).read_text(encoding="utf-8"), encoding="utf-8")
     notice = (tables / "LICENSE.txt").read_text(encoding="utf-8")
     (out / "NOTICE").write_text(
         "The tables in this directory are derived from the API support tables of AMD's\n"

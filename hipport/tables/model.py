@@ -70,6 +70,7 @@ class IncludeMapping:
     family: str
     is_main_header: bool
     unsupported: bool
+    evidence: str | None = None  # set when include_overrides.tsv corrected the row
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +160,12 @@ class Tables:
             )
             for r in _read_tsv(directory / "includes.tsv")
         }
+        self.include_overrides = _read_tsv(directory / "include_overrides.tsv")
+        for o in self.include_overrides:
+            base = self.includes[o["cuda_header"]]
+            self.includes[o["cuda_header"]] = IncludeMapping(
+                base.cuda_header, o["hip_header"], o["roc_header"] or base.roc_header,
+                base.family, base.is_main_header, base.unsupported, o["evidence"])
         self.hipext = {
             r["name"]: HipExt(
                 r["name"], r["kind"], Version.parse(r["rocm_added"]),
