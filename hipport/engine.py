@@ -16,8 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping as MappingABC
 from dataclasses import dataclass, field
 
-import os
-
 from hipport.edits import Edit, OverlappingEdits, apply, normalize
 from hipport.findings import Finding, Location
 from hipport.lexer import IDENTIFIER, LexError, Token, lex, might_need_translation

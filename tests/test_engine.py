@@ -38,7 +38,8 @@ def test_result_fields() -> None:
 def test_uses_recorded() -> None:
     r = run(SRC)
     by_api = {u.api: u for u in r.uses}
-    assert by_api["cudaMalloc"].status is Status.MAPPED and by_api["cudaMalloc"].new_name == "hipMalloc"
+    assert by_api["cudaMalloc"].status is Status.MAPPED
+    assert by_api["cudaMalloc"].new_name == "hipMalloc"
     assert by_api["cudaMalloc"].family == "runtime"
     assert by_api["cudaFrobnicate"].status is Status.UNKNOWN
     assert by_api["cudaMalloc"].location.line == 5
@@ -79,13 +80,15 @@ def test_nul_bytes_error_not_raise() -> None:
 def test_invalid_utf8_everywhere() -> None:
     src = b"#include <cuda_runtime.h>\n// \xff\xfe\nconst char* s = \"\xe9\";\ncudaFree(p);\n"
     r = run(src)
-    assert r.output == src.replace(b"cuda_runtime.h", b"hip/hip_runtime.h").replace(b"cudaFree", b"hipFree")
+    expected = src.replace(b"cuda_runtime.h", b"hip/hip_runtime.h")
+    assert r.output == expected.replace(b"cudaFree", b"hipFree")
 
 
 def test_garbage_does_not_raise() -> None:
-    for src in (b"<<<<<<>>>>>>(((", b"#include\n#include <\n#include \"", b"k<<<(>>>(;", b"\"unterminated",
-                b"/* open comment cudaMalloc", b"#define X \\", b"::::cudaFree"):
-        r = translate_source(src, "x.cu", Target(launch_syntax="hip"), EngineOptions(check_invariants=True))
+    opts = EngineOptions(check_invariants=True)
+    for src in (b"<<<<<<>>>>>>(((", b"#include\n#include <\n#include \"", b"k<<<(>>>(;",
+                b"\"unterminated", b"/* open comment cudaMalloc", b"#define X \\", b"::::cudaFree"):
+        r = translate_source(src, "x.cu", Target(launch_syntax="hip"), opts)
         assert r.error is None
 
 

@@ -22,7 +22,8 @@ from hipport.target import Target
 
 CASES = Path(__file__).parent / "cases" / "engine"
 PAIRS = sorted(CASES.glob("*/*.cu"))
-TARGETS = [Target(), Target(rocm="5.2", launch_syntax="hip"), Target(roc=True, translate_strings=True)]
+TARGETS = [Target(), Target(rocm="5.2", launch_syntax="hip"),
+           Target(roc=True, translate_strings=True)]
 
 
 def _target(path: Path) -> Target:

@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from hipport.lexer import (
-    COMMENT, IDENTIFIER, KEYWORD, LITERAL, PUNCTUATION, LexError, lex, line_starts,
+    COMMENT,
+    IDENTIFIER,
+    KEYWORD,
+    LITERAL,
+    PUNCTUATION,
+    LexError,
+    lex,
+    line_starts,
     might_need_translation,
 )
 
@@ -31,7 +38,8 @@ def test_offsets_are_bytes_and_lines_columns_one_based() -> None:
 
 
 def test_chevrons() -> None:
-    assert texts(b"k<<<1, 2>>>(x);") == ["k", "<<", "<", "1", ",", "2", ">>", ">", "(", "x", ")", ";"]
+    assert texts(b"k<<<1, 2>>>(x);") == [
+        "k", "<<", "<", "1", ",", "2", ">>", ">", "(", "x", ")", ";"]
 
 
 def test_include_tokens() -> None:

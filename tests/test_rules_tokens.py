@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from hipport.lexer import lex
 from hipport.rules.tokens import (
-    code_range, directives, is_launch_close, is_launch_open, matching, next_code, prev_code,
+    code_range,
+    directives,
+    is_launch_close,
+    is_launch_open,
+    matching,
+    next_code,
+    prev_code,
     split_args,
 )
 
@@ -30,7 +36,8 @@ def test_matching_unbalanced() -> None:
 def test_split_args() -> None:
     toks = lex(b"f(a, g(b, c), d[1, 2])")
     args = split_args(toks, 1, len(toks) - 1)
-    assert [" ".join(t.text for t in toks[a:b]) for a, b in args] == ["a", "g ( b , c )", "d [ 1 , 2 ]"]
+    got = [" ".join(t.text for t in toks[a:b]) for a, b in args]
+    assert got == ["a", "g ( b , c )", "d [ 1 , 2 ]"]
 
 
 def test_split_args_empty() -> None:

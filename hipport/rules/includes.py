@@ -53,7 +53,6 @@ class Include:
 def parse_includes(ctx: Context) -> list[Include]:
     """Every `#include` / `#include_next` / `#import` with its header text and #if scope."""
     out: list[Include] = []
-    tokens = ctx.tokens
     stack: list[int] = []
     counter = 0
     for d in ctx.directives:
@@ -172,7 +171,8 @@ def _include_rename(header: str, renames) -> str | None:  # noqa: ANN001 (a Mapp
     return None
 
 
-def _dominated(header: str, scope: tuple[int, ...], seen: list[tuple[str, tuple[int, ...]]]) -> bool:
+def _dominated(header: str, scope: tuple[int, ...],
+               seen: list[tuple[str, tuple[int, ...]]]) -> bool:
     """An earlier include of the same header is always seen first (its #if scope encloses)."""
     return any(h == header and scope[: len(s)] == s for h, s in seen)
 

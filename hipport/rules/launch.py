@@ -11,8 +11,14 @@ from hipport.findings import Finding, RuleInfo, Severity, register
 from hipport.lexer import COMMENT, IDENTIFIER, Token
 from hipport.rules.context import Context
 from hipport.rules.tokens import (
-    code_range, is_launch_close, is_launch_open, is_punct, is_word, matching, next_code,
-    prev_code, split_args,
+    code_range,
+    is_launch_close,
+    is_launch_open,
+    is_punct,
+    matching,
+    next_code,
+    prev_code,
+    split_args,
 )
 
 NEEDS_HUMAN = register(RuleInfo(
