@@ -7,7 +7,6 @@ files.
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import json
 import os
