@@ -477,19 +477,24 @@ def test_summary_is_plain_when_piped(hipport: Hipport, proj: Path) -> None:
     assert "minimum ROCm for the translated code:" in text
 
 
-def test_help_starts_fast(hipport: Hipport, tmp_path: Path) -> None:
-    """Start-up cost over a bare interpreter (the absolute time depends on the machine)."""
-    def best(cmd: list[str]) -> float:
-        times = []
-        for _ in range(3):
-            t0 = time.perf_counter()
-            subprocess.run(cmd, env=hipport.env, capture_output=True, check=True)
-            times.append(time.perf_counter() - t0)
-        return min(times)
-
-    bare = best([sys.executable, "-c", "import click"])
-    helped = best([sys.executable, "-m", "hipport", "translate", "--help"])
-    assert helped - bare < 0.25, f"translate --help costs {helped - bare:.2f} s over click"
+def test_help_imports_nothing_heavy(hipport: Hipport) -> None:
+    """`--help` must not load libclang, the tables or rich (start-up time itself is measured
+    by bench/run.py, not asserted here)."""
+    script = (
+        "import sys\n"
+        "from hipport.cli import main\n"
+        "for args in (['--help'], ['translate', '--help'], ['check', '--help']):\n"
+        "    try:\n"
+        "        main(args)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "heavy = [m for m in ('clang.cindex', 'hipport.tables.model', 'rich.console',\n"
+        "                     'hipport.engine') if m in sys.modules]\n"
+        "print('HEAVY', heavy)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], env=hipport.env, capture_output=True,
+                          text=True, check=True)
+    assert "HEAVY []" in proc.stdout, proc.stdout
 
 
 def test_config_severity_applies_to_fail_on(hipport: Hipport, proj: Path) -> None:
