@@ -12,7 +12,7 @@ from hipport.lexer import IDENTIFIER, LITERAL
 from hipport.rules.context import Context
 from hipport.rules.launch import NEEDS_HUMAN
 from hipport.rules.rename import is_member_or_qualified
-from hipport.rules.tokens import code_range, is_punct, matching, next_code, split_args
+from hipport.rules.tokens import code_range, is_punct, matching, next_code, split_template_args
 
 # CUDA call -> index of its symbol argument.
 SYMBOL_ARGUMENT = {
@@ -25,6 +25,18 @@ SYMBOL_ARGUMENT = {
 }
 WRAPPER = "HIP_SYMBOL"
 
+# CUDA call -> index of its kernel argument. CUDA's C++ templates take the kernel itself;
+# HIP's functions take `const void*`, and a function does not convert to that implicitly.
+FUNCTION_ARGUMENT = {
+    "cudaFuncGetAttributes": 1,
+    "cudaFuncSetAttribute": 0,
+    "cudaFuncSetCacheConfig": 0,
+    "cudaFuncSetSharedMemConfig": 0,
+    "cudaLaunchKernel": 0,
+    "cudaLaunchCooperativeKernel": 0,
+}
+CAST = "reinterpret_cast<const void*>"
+
 
 class SymbolsRule:
     name = "symbols"
@@ -35,7 +47,8 @@ class SymbolsRule:
         tokens = ctx.tokens
         disabled = ctx.options.disabled_mappings
         for i, tok in enumerate(tokens):
-            if tok.kind != IDENTIFIER or tok.text not in SYMBOL_ARGUMENT:
+            if tok.kind != IDENTIFIER or (tok.text not in SYMBOL_ARGUMENT
+                                          and tok.text not in FUNCTION_ARGUMENT):
                 continue
             if tok.text in disabled or is_member_or_qualified(tokens, i, ctx.directive_at):
                 continue
@@ -51,7 +64,10 @@ class SymbolsRule:
         if lparen is None or not is_punct(tokens, lparen, "("):
             return  # a name without a call (a function pointer, a #define): nothing to wrap
         rparen = matching(tokens, lparen)
-        args = split_args(tokens, lparen, rparen) if rparen is not None else None
+        args = split_template_args(tokens, lparen, rparen) if rparen is not None else None
+        if tok.text in FUNCTION_ARGUMENT:
+            self._function(ctx, args, FUNCTION_ARGUMENT[tok.text], edits)
+            return
         index = SYMBOL_ARGUMENT[tok.text]
         arg = code_range(tokens, *args[index]) if args and len(args) > index else None
         if arg is None:
@@ -69,10 +85,37 @@ class SymbolsRule:
         edits.append(ctx.edit(first.start, first.start, WRAPPER + "(", self.name))
         edits.append(ctx.edit(tokens[b - 1].end, tokens[b - 1].end, ")", self.name))
 
+    def _function(self, ctx: Context, args: list[tuple[int, int]] | None, index: int,
+                  edits: list[Edit]) -> None:
+        """Cast a kernel given by name; anything else (a cast, a pointer expression) is
+        already a pointer and is left alone."""
+        tokens = ctx.tokens
+        arg = code_range(tokens, *args[index]) if args and len(args) > index else None
+        if arg is None or not _plain_name(tokens, *arg):
+            return
+        a, b = arg
+        edits.append(ctx.edit(tokens[a].start, tokens[a].start, CAST + "(", self.name))
+        edits.append(ctx.edit(tokens[b - 1].end, tokens[b - 1].end, ")", self.name))
+
     def _human(self, ctx: Context, tok, why: str) -> Finding:  # noqa: ANN001
         return ctx.finding(NEEDS_HUMAN.code, tok.start, tok.end,
                            f"{tok.text}: {why}; wrap the symbol in {WRAPPER}(...) by hand",
                            api=tok.text, hint=f"{WRAPPER}(symbol)")
+
+
+def _plain_name(tokens: list, a: int, b: int) -> bool:
+    """`k`, `ns::k`, `&k`, `k<T, 4>`: a (qualified, template) name, maybe with `&`."""
+    if tokens[a].text == "&":
+        a += 1
+    if a >= b or tokens[a].kind != IDENTIFIER or tokens[a].text in ("reinterpret_cast",
+                                                                     "static_cast"):
+        return False
+    j = a + 1
+    while j + 1 < b and tokens[j].text == "::" and tokens[j + 1].kind == IDENTIFIER:
+        j += 2
+    if j < b and tokens[j].text == "<" and tokens[b - 1].text in (">", ">>"):
+        return True
+    return j == b
 
 
 RULE = SymbolsRule()

@@ -88,6 +88,67 @@ def split_args(tokens: list[Token], open_i: int, close_i: int) -> list[tuple[int
     return args
 
 
+_TEMPLATE_INNER = frozenset({"::", ",", "*", "&", "(", ")", "<", ">", ">>", "[", "]", "-", "+"})
+
+
+def template_close(tokens: list[Token], i: int, end: int) -> int | None:
+    """If tokens[i] is a `<` right after a name and reads as a template argument list,
+    the index of its closing `>` (a `>>` closing two lists counts for the outer one too);
+    else None. Only type-like tokens may sit inside, so `a < b, c > d` is not taken."""
+    if tokens[i].text != "<" or i == 0 or not is_word(tokens[i - 1]):
+        return None
+    depth = 0
+    for j in range(i, end):
+        tok = tokens[j]
+        if tok.kind == COMMENT:
+            continue
+        text = tok.text
+        if tok.kind == PUNCTUATION and text not in _TEMPLATE_INNER:
+            return None
+        if text == "<":
+            depth += 1
+        elif text == ">":
+            depth -= 1
+        elif text == ">>":
+            depth -= 2
+        if depth <= 0 and text in (">", ">>"):
+            return j if depth == 0 or (depth == -1 and text == ">>") else None
+    return None
+
+
+def split_template_args(tokens: list[Token], open_i: int,
+                        close_i: int) -> list[tuple[int, int]] | None:
+    """As split_args, but commas inside template argument lists (`f<a, b>`) do not split."""
+    args: list[tuple[int, int]] = []
+    depth = 0
+    start = open_i + 1
+    j = open_i + 1
+    while j < close_i:
+        tok = tokens[j]
+        if tok.kind == PUNCTUATION:
+            if tok.text == "<":
+                k = template_close(tokens, j, close_i)
+                if k is not None:
+                    j = k + 1
+                    continue
+            elif tok.text in OPENERS:
+                depth += 1
+            elif tok.text in CLOSERS:
+                depth -= 1
+                if depth < 0:
+                    return None
+            elif tok.text == "," and depth == 0:
+                args.append((start, j))
+                start = j + 1
+        j += 1
+    if depth != 0:
+        return None
+    if not args and not _has_code(tokens, start, close_i):
+        return []
+    args.append((start, close_i))
+    return args
+
+
 def _has_code(tokens: list[Token], a: int, b: int) -> bool:
     return any(tokens[k].kind != COMMENT for k in range(a, b))
 
