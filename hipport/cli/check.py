@@ -65,6 +65,8 @@ def _run(paths: tuple[Path, ...], config, values: dict[str, Any]):  # noqa: ANN0
         raise click.UsageError(f"no such file or directory: {', '.join(missing)}")
     opts = run_options(values, config)
     opts.progress = False
+    # Only files named (as pre-commit passes them): read those and the cached project index.
+    opts.index_only_cached = all(p.is_file() for p in paths)
     return run_paths(list(paths), config, opts)
 
 
