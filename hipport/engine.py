@@ -113,8 +113,8 @@ def _semantic(ctx) -> list[Finding]:  # noqa: ANN001 (Context: imported late)
     if info.errors:
         return [ctx.finding(SEMANTIC_PARSE_ERROR.code, 0, 0,
                             "semantic pass: " + "; ".join(info.errors))]
-    # Only names the tables know matter: a user's own declaration of one is not renamed.
-    ctx.user_declared = frozenset(n for n in info.user_declared if n in ctx.tables.by_cuda)
+    # Declared in this file and not by the toolkit: the user's own (never renamed/reported).
+    ctx.user_declared = info.user_declared
     return []
 
 

@@ -57,7 +57,7 @@ class UnknownRule:
         tokens = ctx.tokens
         tables = ctx.tables
         opts = ctx.options
-        known = ctx.defined | opts.project_names
+        known = ctx.defined | opts.project_names | ctx.user_declared
         match = LOOKS_CUDA.match
         directive_at = ctx.directive_at
         seen_macro: set[str] = set()

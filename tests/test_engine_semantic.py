@@ -1,0 +1,43 @@
+"""Semantic mode with a real toolkit and clang resource headers (skipped without them:
+set HIPPORT_CLANG_RESOURCE_DIR, e.g. to the clang-tidy 18 wheel's data/lib/clang/18)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from hipport.engine import EngineOptions, translate_source
+from hipport.semantic import analyze, resource_dir
+from hipport.target import Target
+
+CUDA = os.environ.get("CUDA_PATH", "/usr/local/cuda")
+pytestmark = pytest.mark.skipif(
+    resource_dir() is None or not os.path.isfile(os.path.join(CUDA, "include", "cuda_runtime.h")),
+    reason="needs a CUDA toolkit and clang 18 resource headers")
+
+SRC = b"""#include <cuda_runtime.h>
+__global__ void k(float* p) { p[threadIdx.x] = 0.f; }
+static int cudaHelperCount(int n) { return n; }
+int main() {
+  float* d;
+  cudaMalloc(&d, 4);
+  k<<<1, 1>>>(d);
+  return cudaHelperCount(1);
+}
+"""
+
+
+def test_launch_confirmed_and_user_names() -> None:
+    info = analyze(SRC, "s.cu", CUDA)
+    assert not info.errors, info.errors
+    assert SRC.index(b"k<<<") in info.launches
+    assert "cudaHelperCount" in info.user_declared
+    assert "cudaMalloc" not in info.user_declared
+
+
+def test_semantic_translation_matches_token_mode() -> None:
+    tokens = translate_source(SRC, "s.cu", Target())
+    semantic = translate_source(SRC, "s.cu", Target(), EngineOptions(semantic=True))
+    assert semantic.output == tokens.output
+    assert "HIP013" not in [f.code for f in semantic.findings]
