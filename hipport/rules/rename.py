@@ -138,7 +138,7 @@ class RenameRule:
         for i, tok in enumerate(tokens):
             kind = tok.kind
             if kind == LITERAL:
-                if ctx.target.translate_strings and '"' in tok.text:
+                if ctx.target.translate_strings and '"' in tok.text and i not in in_include:
                     edits.extend(self._in_string(ctx, tok))
                 continue
             if kind != IDENTIFIER:

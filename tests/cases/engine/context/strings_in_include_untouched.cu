@@ -1,0 +1,3 @@
+#include "cudaMalloc_wrappers.h"
+#include <cuda_runtime.h>
+puts("cudaMalloc");
