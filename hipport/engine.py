@@ -76,16 +76,21 @@ def translate_source(source: bytes, path: str, target: Target,
                      options: EngineOptions | None = None) -> TranslationResult:
     """Translate one source text (see the CONTRACT above). Never raises on bad input."""
     options = options or EngineOptions()
+    result = _translate(source, path, target, options)
+    if (options.check_invariants or _CHECK_ALWAYS) and result.error is None:
+        _check_invariants(result, target, options)
+    return result
+
+
+def _translate(source: bytes, path: str, target: Target,
+               options: EngineOptions) -> TranslationResult:
     if path.endswith(PASS_THROUGH_SUFFIXES) or not might_need_translation(source):
         return TranslationResult(path, source, source, defined_names=_safe_defined(source, path))
     try:
         tokens = lex(source, path)
     except LexError as exc:
         return TranslationResult(path, source, source, error=str(exc))
-    result = _translate_tokens(source, tokens, path, target, options)
-    if (options.check_invariants or _CHECK_ALWAYS) and result.error is None:
-        _check_invariants(result, target, options)
-    return result
+    return _translate_tokens(source, tokens, path, target, options)
 
 
 def _translate_tokens(source: bytes, tokens: list[Token], path: str, target: Target,
@@ -155,15 +160,8 @@ def _check_invariants(result: TranslationResult, target: Target, options: Engine
         out += gap + len(edit.new)
         pos = edit.end
     assert result.source[pos:] == result.output[out:], "bytes changed after the last edit"
-    again = translate_source(result.output, result.path, target,
-                             _replace(options, check_invariants=False))
+    again = _translate(result.output, result.path, target, options)
     assert again.output == result.output, f"{result.path}: a second translation changed it"
-
-
-def _replace(options: EngineOptions, **changes: object) -> EngineOptions:
-    from dataclasses import replace
-
-    return replace(options, **changes)
 
 
 # --- the names a file defines (for unknown-name checks and the project index) ----------
