@@ -1,6 +1,7 @@
 """The hipport benchmark: one command, a table of figures, a JSON file.
 
     python bench/run.py [--scale 1] [--short] [--json out.json] [--linearity] [--keep DIR]
+                        [--only floor,translate,check,precommit,startup]
 
 It generates the synthetic corpus (bench/generate.py) into a temporary directory and times,
 with this checkout's hipport (`python -m hipport`, PYTHONPATH = the checkout) and a private
@@ -96,6 +97,7 @@ class Bench:
     def median_of(self, n: int, cmd: list[str], field: str = "wall_s") -> dict:
         runs = [self.run(cmd) for _ in range(n)]
         return {field: statistics.median(r[field] for r in runs),
+                "cpu_s": statistics.median(r["cpu_s"] for r in runs),
                 "runs": [round(r[field], 4) for r in runs],
                 "rss_mb": max(r["rss_mb"] for r in runs)}
 
@@ -202,37 +204,45 @@ def measure_startup(b: Bench, results: dict) -> None:
     out = b.work / "tables.json"
     code = ("import json, sys, time; t0 = time.perf_counter(); "
             "from hipport.tables import load_tables; t1 = time.perf_counter(); "
-            "load_tables(); t2 = time.perf_counter(); "
-            "open(sys.argv[1], 'a').write(json.dumps([t2 - t1, t2 - t0]) + '\\n')")
+            "c1 = time.process_time(); load_tables(); t2 = time.perf_counter(); "
+            "c2 = time.process_time(); "
+            "open(sys.argv[1], 'a').write(json.dumps([t2 - t1, t2 - t0, c2 - c1]) + '\\n')")
     out.unlink(missing_ok=True)
     for _ in range(5):
         b.run([sys.executable, "-c", code, str(out)])
     pairs = [json.loads(line) for line in out.read_text().splitlines()]
     results["table_load"] = {"wall_s": statistics.median(p[0] for p in pairs),
                              "with_import_s": statistics.median(p[1] for p in pairs),
+                             "cpu_s": statistics.median(p[2] for p in pairs),
                              "runs": [round(p[0], 4) for p in pairs]}
     results["cli_help"] = b.median_of(5, [sys.executable, "-m", "hipport", "--help"])
 
 
 def derive(results: dict, corpus: dict) -> None:
-    cold, floor = results["cold_translate_jobs1"], results["floor"]
-    results["floor_ratio"] = {"wall": cold["wall_s"] / floor["wall_s"],
-                              "cpu": cold["cpu_s"] / floor["cpu_s"]}
-    results["lines_per_s"] = {"wall": corpus["lines"] / cold["wall_s"],
-                              "cpu": corpus["lines"] / cold["cpu_s"],
-                              "all_cores_wall": corpus["lines"] / results["cold_translate_all"]
-                              ["wall_s"]}
+    cold, floor = results.get("cold_translate_jobs1"), results.get("floor")
+    if cold and floor:
+        results["floor_ratio"] = {"wall": cold["wall_s"] / floor["wall_s"],
+                                  "cpu": cold["cpu_s"] / floor["cpu_s"]}
+    if cold:
+        results["lines_per_s"] = {"wall": corpus["lines"] / cold["wall_s"],
+                                  "cpu": corpus["lines"] / cold["cpu_s"],
+                                  "all_cores_wall": corpus["lines"] /
+                                  results["cold_translate_all"]["wall_s"]}
     rss = [r["rss_mb"] for k, r in results.items()
            if isinstance(r, dict) and "rss_mb" in r and k not in ("floor", "precommit_install")]
-    results["peak_rss_mb"] = {"value": max(rss)}
+    if rss:
+        results["peak_rss_mb"] = {"value": max(rss)}
 
 
-def verdicts(results: dict) -> list[tuple[str, float | None, float, str]]:
+def verdicts(results: dict) -> list[tuple[str, float | None, float, str, float | None]]:
+    """(what, value, limit, PASS/MISS/-, the CPU-time figure beside a wall-time target)."""
     out = []
     for key, field, limit, what in TARGETS:
-        value = results.get(key, {}).get(field)
+        m = results.get(key, {})
+        value = m.get(field)
+        cpu = m.get("cpu") if field == "wall" else m.get("cpu_s") if field == "wall_s" else None
         out.append((what, value, limit, "-" if value is None else
-                    ("PASS" if value <= limit else "MISS")))
+                    ("PASS" if value <= limit else "MISS"), cpu))
     return out
 
 
@@ -267,15 +277,22 @@ def render(report: dict) -> str:
             lines.append(f"{label:48} {m['wall_s']:9.3f} {cpu} {rss}")
         elif key in report["skipped"]:
             lines.append(f"{label:48} skipped: {report['skipped'][key]}")
-    fr, lps = r["floor_ratio"], r["lines_per_s"]
-    lines += ["", f"floor ratio (cold --jobs 1 / floor): {fr['wall']:.2f}x wall, "
-              f"{fr['cpu']:.2f}x cpu",
-              f"lines/s: {lps['wall']:,.0f} (--jobs 1, wall), {lps['cpu']:,.0f} (--jobs 1, cpu), "
-              f"{lps['all_cores_wall']:,.0f} (all cores, wall)",
-              f"peak RSS of one process: {r['peak_rss_mb']['value']:.0f} MB", "", "targets:"]
-    for what, value, limit, verdict in report["targets"]:
+    lines.append("")
+    if "floor_ratio" in r:
+        fr = r["floor_ratio"]
+        lines.append(f"floor ratio (cold --jobs 1 / floor): {fr['wall']:.2f}x wall, "
+                     f"{fr['cpu']:.2f}x cpu")
+    if "lines_per_s" in r:
+        lps = r["lines_per_s"]
+        lines.append(f"lines/s: {lps['wall']:,.0f} (--jobs 1, wall), {lps['cpu']:,.0f} "
+                     f"(--jobs 1, cpu), {lps['all_cores_wall']:,.0f} (all cores, wall)")
+    if "peak_rss_mb" in r:
+        lines.append(f"peak RSS of one process: {r['peak_rss_mb']['value']:.0f} MB")
+    lines += ["", "targets:"]
+    for what, value, limit, verdict, cpu in report["targets"]:
         shown = "skipped" if value is None else f"{value:.3f}"
-        lines.append(f"  {verdict:4} {what:44} {shown:>9} (at most {limit})")
+        extra = "" if cpu is None else f"; cpu {cpu:.3f}"
+        lines.append(f"  {verdict:4} {what:44} {shown:>9} (at most {limit}{extra})")
     if "linearity" in report:
         lines += ["", "linearity (cold translate --jobs 1 and floor, microseconds per line):"]
         for row in report["linearity"]:
@@ -325,6 +342,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="skip the real pre-commit run (it pip-installs the hook)")
     parser.add_argument("--keep", type=Path, default=None,
                         help="work in this directory and keep it (default: a temp dir)")
+    parser.add_argument("--only", default=",".join(SECTIONS), metavar="LIST",
+                        help="comma-separated sections to run, of: " + ", ".join(SECTIONS))
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
     args = parser.parse_args(argv)
     scale = args.scale if args.scale is not None else (0.05 if args.short else 1.0)
@@ -335,8 +354,11 @@ def main(argv: list[str] | None = None) -> int:
     else:
         work = Path(tempfile.mkdtemp(prefix="hipport-bench-"))
     try:
+        sections = {x.strip() for x in args.only.split(",") if x.strip()}
+        if sections - set(SECTIONS):
+            parser.error(f"unknown sections: {', '.join(sorted(sections - set(SECTIONS)))}")
         report = benchmark(work, scale, tree_files, not (args.short or args.no_precommit),
-                           args.linearity, not args.quiet)
+                           args.linearity, not args.quiet, sections)
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -346,8 +368,12 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+SECTIONS = ("floor", "translate", "check", "precommit", "startup")
+
+
 def benchmark(work: Path, scale: float, tree_files: int, with_precommit: bool,
-              with_linearity: bool, verbose: bool) -> dict:
+              with_linearity: bool, verbose: bool,
+              sections: frozenset[str] | set[str] = frozenset(SECTIONS)) -> dict:
     b = Bench(work, verbose)
     load_before = [round(x, 2) for x in os.getloadavg()]
     corpus = work / "corpus"
@@ -355,12 +381,17 @@ def benchmark(work: Path, scale: float, tree_files: int, with_precommit: bool,
     stats = generate(corpus, scale=scale)
     results: dict = {}
     skipped: dict = {}
-    b.say("  floor ...")
-    results["floor"] = measure_floor(b, corpus)
-    measure_translate(b, corpus, results)
-    measure_check(b, corpus, results, skipped)
-    measure_precommit(b, tree_files, results, skipped, with_precommit)
-    measure_startup(b, results)
+    if "floor" in sections:
+        b.say("  floor ...")
+        results["floor"] = measure_floor(b, corpus)
+    if "translate" in sections:
+        measure_translate(b, corpus, results)
+    if "check" in sections:
+        measure_check(b, corpus, results, skipped)
+    if "precommit" in sections:
+        measure_precommit(b, tree_files, results, skipped, with_precommit)
+    if "startup" in sections:
+        measure_startup(b, results)
     derive(results, stats)
     report = {
         "scale": scale, "corpus": stats, "results": results, "skipped": skipped,

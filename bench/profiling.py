@@ -1,7 +1,7 @@
 """Profile a cold `translate --jobs 1` and a warm re-run with pyinstrument, in one process.
 
     pip install pyinstrument
-    python bench/profile.py [--scale 0.25] [--out DIR]
+    python bench/profiling.py [--scale 0.25] [--out DIR]
 
 The runner hands even --jobs 1 to a one-worker process pool, which a profiler in the parent
 cannot see into; here its `_execute` is replaced by a plain loop over the same `_process`,
