@@ -168,6 +168,11 @@ _WORKER_OPTIONS: EngineOptions | None = None
 def _process(item: tuple[str, str, str, str, EngineOptions | None, int]) -> tuple:
     """Read and translate one file. Returns (relpath, result | None, error | None, stat)."""
     path, relpath, kind, _, options, max_size = item
+    crash_on = os.environ.get("HIPPORT_TEST_CRASH_ON")
+    if crash_on and crash_on in relpath:
+        # TEST-ONLY hook (tests/test_reliability_crash.py): die as libclang does when it
+        # crashes on a file, to prove the pool isolates it. Never set it in real use.
+        os.abort()
     try:
         st = os.stat(path)
         data = read_source(Path(path), max_size)
@@ -258,7 +263,10 @@ def run_paths(paths: list[Path], config: Config, opts: RunOptions,
     base_options = _engine_options(opts, config, include_renames)
     compile_db = _load_compile_commands(opts.compile_commands)
     manifest = None
-    if opts.use_cache:
+    # A run on a few named files (the pre-commit hook) reads only those files and the
+    # project index: loading and rewriting the whole tree's result manifest would cost
+    # more than translating the files themselves.
+    if opts.use_cache and not opts.index_only_cached:
         manifest = cache_mod.open_manifest(config.root,
                                            options_key(opts, config, include_renames),
                                            cache_mod.tables_version(mappings_dir()))
@@ -290,7 +298,7 @@ def run_paths(paths: list[Path], config: Config, opts: RunOptions,
             outcomes[f.relpath] = FileOutcome(f.path, f.relpath, "other", "copied",
                                               out_relpath=f.relpath)
     _follow_renames_in_cmake(outcomes, opts.rename_suffix)
-    project_names = _project_names(config, outcomes, opts, manifest is not None)
+    project_names = _project_names(config, outcomes, opts, opts.use_cache)
     files = [outcomes[f.relpath] for f in found]
     skipped: list[tuple[str, str]] = []
     for s in discovery.skipped:

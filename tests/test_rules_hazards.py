@@ -49,7 +49,9 @@ def test_rules_registered_with_docs() -> None:
     assert CODES == tuple(f"HIP10{i}" for i in range(1, 9))
     for code in CODES:
         info = RULES[code]
-        assert info.severity is Severity.WARNING
+        # PTX and missing hipDeviceProp_t fields do not compile: errors, not warnings
+        expected = Severity.ERROR if code in ("HIP101", "HIP108") else Severity.WARNING
+        assert info.severity is expected
         assert info.name and info.summary and info.why and info.example and info.fix
 
 
@@ -163,6 +165,19 @@ def test_fires_and_silent_cover_every_code() -> None:
     for code in CODES:
         fires = [s for s, exp in FIRES if exp and exp[0].startswith(code)]
         assert len(fires) >= 3, code
+
+
+def test_device_prop_field_is_an_error_before_rocm6_only() -> None:
+    src = b"void f() { cudaDeviceProp p; int n = p.asyncEngineCount; }"
+    old = _run_hazards(src, Target(rocm="5.2"))
+    new = _run_hazards(src, Target(rocm="6.2"))
+    assert [f.severity for f in old] == [Severity.ERROR]
+    assert [f.severity for f in new] == [Severity.WARNING]
+
+
+def _run_hazards(src: bytes, target: Target) -> list:
+    ctx = Context(src, lex(src, "a.cu"), "a.cu", target, None, EngineOptions())  # type: ignore[arg-type]
+    return [f for f in RULE.run(ctx)[1] if f.code == "HIP108"]
 
 
 def test_finding_fields() -> None:

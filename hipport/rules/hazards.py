@@ -21,17 +21,20 @@ from hipport.findings import Finding, RuleInfo, Severity, register
 from hipport.lexer import COMMENT, IDENTIFIER, KEYWORD, LITERAL, PUNCTUATION, Token
 from hipport.rules.context import Context
 from hipport.rules.tokens import matching, split_args
+from hipport.target import Version
 
 # --------------------------------------------------------------------------- rule docs
 
 INLINE_PTX = register(RuleInfo(
-    "HIP101", "inline-ptx", Severity.WARNING,
+    "HIP101", "inline-ptx", Severity.ERROR,
     "Inline assembly (asm / asm volatile / __asm__) in device code: PTX does not exist on AMD.",
     "Inline asm strings are passed to the target assembler untouched. On NVIDIA they are PTX "
     "(mov.u32 %0, %%laneid; ld.global.cs; shfl.sync ...); hipcc compiles device code for "
     "AMDGPU (GCN/CDNA/RDNA ISA), whose assembler rejects PTX, so the file stops building for "
     "AMD — or, behind an #ifdef, silently takes a different path. hipify tools leave asm "
-    "untouched. Fires on asm statements inside __device__/__global__ functions, inside "
+    "untouched. An error rather than a warning, unlike the other hazards: PTX in AMD "
+    "device code does not compile. Fires on asm statements inside __device__/__global__ "
+    "functions, inside "
     "#define bodies, or whose strings look like PTX anywhere (host-only x86 asm does not "
     "fire).",
     '__device__ unsigned lane_id() {\n'
@@ -185,14 +188,16 @@ COOPERATIVE_GROUPS_UNSUPPORTED = register(RuleInfo(
     "threads; clusters have no AMD equivalent."))
 
 DEVICE_PROP_FIELD = register(RuleInfo(
-    "HIP108", "device-prop-field", Severity.WARNING,
+    "HIP108", "device-prop-field", Severity.ERROR,
     "A cudaDeviceProp field that hipDeviceProp_t does not have.",
     "hipify renames cudaDeviceProp to hipDeviceProp_t and cudaGetDeviceProperties to "
     "hipGetDeviceProperties, but the two structs are not the same: CUDA 13's cudaDeviceProp "
     "has fields that HIP 5.2's hipDeviceProp_t (the header this list was taken from) does "
     "not, so `prop.asyncEngineCount` stops compiling after the port. ROCm 6.0 reworked "
     "hipDeviceProp_t and added many of them, so with a newer ROCm some of these compile, "
-    "but their values on AMD may still be zero or approximations. Fires on .field / ->field "
+    "but their values on AMD may still be zero or approximations. An error for targets "
+    "before ROCm 6.0 (the field does not exist, so the port does not compile); a warning "
+    "for ROCm 6.0 and newer, where the list (from HIP 5.2) may be stale. Fires on .field / ->field "
     "accesses of the listed names in files that mention cudaDeviceProp or hipDeviceProp_t.",
     "cudaDeviceProp prop;\n"
     "cudaGetDeviceProperties(&prop, 0);\n"
@@ -1089,12 +1094,25 @@ def check_device_prop_field(v: View) -> list[Finding]:
                 else f": query hipDeviceGetAttribute(..., {instead}, dev)" if instead
                 else ": HIP has no equivalent; guard it with #if "
                      "defined(__HIP_PLATFORM_NVIDIA__)")
-        out.append(v.finding(
+        finding = v.finding(
             DEVICE_PROP_FIELD, k, k,
             f"cudaDeviceProp field {t.text} does not exist in hipDeviceProp_t (HIP "
             f"{DEVICE_PROP_HIP_VERSION}){tail}",
-            api=f"cudaDeviceProp::{t.text}", hip=instead, hint=DEVICE_PROP_FIELD.fix))
+            api=f"cudaDeviceProp::{t.text}", hip=instead, hint=DEVICE_PROP_FIELD.fix)
+        if not _before_rocm6(v.ctx):
+            finding.severity = Severity.WARNING
+            finding.message += " (checked against HIP 5.2; ROCm 6.0 added many fields)"
+        out.append(finding)
     return out
+
+
+def _before_rocm6(ctx: Context) -> bool:
+    rocm = ctx.target.rocm
+    if rocm is None:  # the default target: the newest ROCm the tables know
+        from hipport.tables import load_tables
+
+        rocm = (ctx.tables or load_tables()).newest_rocm
+    return rocm < Version.parse("6.0")
 
 
 # --------------------------------------------------------------------------- the rule
