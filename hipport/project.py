@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pathspec
 
+from hipport.fsio import is_stale_temp
+
 SOURCE_SUFFIXES = (".cu", ".cuh", ".hip", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh",
                    ".inl", ".inc")
 HIP_SUFFIXES = (".hip",)
@@ -142,7 +144,21 @@ def discover(paths: list[Path], *, include: list[str] | None = None,
             continue
         kind = classify(path.name, suffixes)
         files.setdefault(rel, ProjectFile(path, rel, "source" if kind == "other" else kind))
-    return Discovery(base, [files[k] for k in sorted(files)], skipped)
+    return Discovery(base, _one_per_real_file(files, skipped), skipped)
+
+
+def _one_per_real_file(files: dict[str, ProjectFile], skipped: list[Skipped]) -> list[ProjectFile]:
+    """A file reached both as itself and through a symlink is processed once, as itself:
+    translating it twice would race two writes, and an in-place write through the link
+    would replace the link with a copy."""
+    real_of = {rel: os.path.realpath(f.path) for rel, f in files.items()}
+    by_real: dict[str, str] = {}
+    for rel in sorted(files, key=lambda r: (os.path.islink(files[r].path), r)):
+        first = by_real.setdefault(real_of[rel], rel)
+        if first != rel:
+            skipped.append(Skipped(files[rel].path, f"symlink to {first}, translated there"))
+    kept = set(by_real.values())
+    return [files[k] for k in sorted(files) if k in kept]
 
 
 def _rel(path: Path, base: Path) -> str:
@@ -187,10 +203,18 @@ def _walk(top: Path, base: Path, include: list[str], exclude: list[str],
             try:
                 is_link = entry.is_symlink()
                 is_dir = entry.is_dir()  # follows links
-            except OSError:
+            except OSError as exc:  # e.g. ELOOP: a symlink to itself
+                if classify(entry.name, suffixes) != "other":
+                    skipped.append(Skipped(path, f"cannot read: {exc.strerror}"))
                 continue
             if is_link and not _inside(path, real_top):
                 skipped.append(Skipped(path, "symlink leading outside the tree"))
+                continue
+            if is_link and is_dir:
+                # the directory it points to is inside the tree and walked as itself; going
+                # through links too would visit it twice, or forever for a link to a parent
+                skipped.append(Skipped(path, "symlink to a directory inside the tree, "
+                                             "walked as itself"))
                 continue
             if is_dir:
                 if entry.name in SKIP_DIRS or entry.name.startswith(SKIP_DIR_PREFIXES):
@@ -209,12 +233,15 @@ def _walk(top: Path, base: Path, include: list[str], exclude: list[str],
                 is_file = False
             if not is_file:
                 if os.path.lexists(path) and not is_link:
-                    skipped.append(Skipped(path, "not a regular file"))
+                    skipped.append(Skipped(path, "not a regular file (FIFO, socket, device)"))
                 elif is_link and classify(entry.name, suffixes) != "other" and not (
                         use_gitignore and ignore.ignored(rel, False)) and not (
                         exclude and _matches(rel, exclude)):
                     # a source named in the tree that cannot be read: say so
                     skipped.append(Skipped(path, "cannot read: dangling symlink"))
+                continue
+            if not is_link and is_stale_temp(path):
+                _remove_stale_temp(path, skipped)
                 continue
             if use_gitignore and ignore.ignored(rel, False):
                 continue
@@ -229,6 +256,17 @@ def _walk(top: Path, base: Path, include: list[str], exclude: list[str],
 
     yield from walk(top)
     ignore.pop(pushed_above)
+
+
+def _remove_stale_temp(path: Path, skipped: list[Skipped]) -> None:
+    """A `.NAME.PID.xxxx.hipport-tmp` file whose writer is dead was left by a run killed
+    between writing and renaming; its source file is intact (original or fully written), so
+    the temporary file is garbage."""
+    try:
+        os.unlink(path)
+        skipped.append(Skipped(path, "removed a temporary file left by an interrupted run"))
+    except OSError as exc:
+        skipped.append(Skipped(path, f"stale temporary file, cannot remove: {exc.strerror}"))
 
 
 def _inside(path: Path, real_top: str) -> bool:
