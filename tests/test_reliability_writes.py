@@ -1,0 +1,257 @@
+"""Writes: temp file + fsync + rename in the same directory, modes kept, interrupted runs
+leave every file original or fully translated, output directories cannot be escaped."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.reliability_support import cuda_file, expected, hipport, popen, snapshot
+
+SRC = cuda_file()
+WANT = expected(SRC)
+
+
+def test_atomic_write_is_temp_fsync_rename_in_the_same_directory(tmp_path: Path,
+                                                                 monkeypatch) -> None:
+    from hipport import fsio
+
+    target = tmp_path / "a.cu"
+    target.write_bytes(b"old")
+    target.chmod(0o640)
+    calls: list[tuple] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd):
+        calls.append(("fsync", os.readlink(f"/proc/self/fd/{fd}")))
+        return real_fsync(fd)
+
+    def replace(src, dst):
+        calls.append(("replace", str(src), str(dst), Path(src).read_bytes()))
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(fsio.os, "fsync", fsync)
+    monkeypatch.setattr(fsio.os, "replace", replace)
+    fsio.atomic_write(target, b"new")
+    assert calls[0][0] == "fsync" and calls[1][0] == "replace"
+    tmp = calls[1][1]
+    assert calls[0][1] == tmp  # the temp file's data reached the disk before the rename
+    assert Path(tmp).parent == tmp_path and Path(tmp).name.endswith(".hipport-tmp")
+    assert calls[1][2:] == (str(target), b"new")
+    assert calls[2] == ("fsync", str(tmp_path))  # and the rename itself
+    assert target.read_bytes() == b"new" and stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert os.listdir(tmp_path) == ["a.cu"]
+
+
+def test_failed_write_leaves_no_temp_file(tmp_path: Path, monkeypatch) -> None:
+    from hipport import fsio
+
+    target = tmp_path / "a.cu"
+    target.write_bytes(b"old")
+
+    def boom(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(fsio.os, "fsync", boom)
+    with pytest.raises(OSError):
+        fsio.atomic_write(target, b"new")
+    assert target.read_bytes() == b"old" and os.listdir(tmp_path) == ["a.cu"]
+
+
+@pytest.mark.parametrize("mode", ["in-place", "outdir"])
+def test_modes_are_kept(tmp_path: Path, mode: str) -> None:
+    """0444 (read-only) sources are still translated in place: the rename needs only write
+    permission on the directory, and the mode is carried over to the new file."""
+    tree = tmp_path / "t"
+    tree.mkdir()
+    modes = {"exec.cu": 0o755, "private.cu": 0o600, "readonly.cu": 0o444}
+    for name, m in modes.items():
+        (tree / name).write_bytes(SRC)
+        (tree / name).chmod(m)
+    args = ["--in-place"] if mode == "in-place" else ["-o", tmp_path / "out"]
+    proc = hipport(["translate", tree, *args, "--no-progress"], tmp_path / "cache")
+    assert proc.returncode == 0, proc.stderr
+    out = tree if mode == "in-place" else tmp_path / "out"
+    for name, m in modes.items():
+        assert (out / name).read_bytes() == WANT, name
+        assert stat.S_IMODE((out / name).stat().st_mode) == m, name
+
+
+# --- interrupts -----------------------------------------------------------------------------
+
+def _make_tree(root: Path, count: int) -> dict[str, tuple[bytes, bytes]]:
+    """count files, each different; relpath -> (original, full translation)."""
+    states = {}
+    for i in range(count):
+        d = root / f"d{i % 20:02}"
+        d.mkdir(parents=True, exist_ok=True)
+        data = cuda_file(f"    int unique_{i} = {i}; // file {i}".encode())
+        (d / f"f{i:04}.cu").write_bytes(data)
+        states[f"d{i % 20:02}/f{i:04}.cu"] = (data, expected(data))
+    return states
+
+
+def _wait_until_some_changed(tree: Path, states: dict, proc: subprocess.Popen,
+                             timeout: float = 240) -> int:
+    deadline = time.monotonic() + timeout
+    names = sorted(states)
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "the run ended before it could be interrupted"
+        done = 0
+        for rel in names[::25]:
+            try:
+                if (tree / rel).read_bytes() == states[rel][1]:
+                    done += 1
+            except OSError:
+                pass
+        if done >= 2:
+            return done
+        time.sleep(0.01)
+    raise AssertionError("no file changed in time")
+
+
+def _check_each_file_whole(tree: Path, states: dict) -> tuple[int, int, list[str]]:
+    found = snapshot(tree)
+    temps = sorted(rel for rel in found if rel not in states)
+    original = translated = 0
+    for rel, (before, after) in states.items():
+        got = found.get(rel)
+        assert got in (before, after), f"{rel} is neither original nor fully translated"
+        original += got == before
+        translated += got == after
+    return original, translated, temps
+
+
+def test_sigint_during_in_place_run(tmp_path: Path) -> None:
+    tree = tmp_path / "t"
+    states = _make_tree(tree, 1000)
+    proc = popen(["translate", tree, "--in-place", "-j", "2", "--no-progress"],
+                 tmp_path / "cache")
+    _wait_until_some_changed(tree, states, proc)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err.decode()
+    assert b"interrupted" in err
+    original, translated, temps = _check_each_file_whole(tree, states)
+    assert temps == []  # SIGINT is caught: temp files are removed
+    assert original > 0 and translated > 0, (original, translated)
+
+
+def test_sigint_while_translating_does_not_hang(tmp_path: Path) -> None:
+    """SIGINT before any write (the pool is busy): exit 130 promptly, nothing changed."""
+    tree = tmp_path / "t"
+    states = _make_tree(tree, 400)
+    proc = popen(["translate", tree, "--in-place", "-j", "2", "--no-progress"],
+                 tmp_path / "cache")
+    time.sleep(1.5)
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err.decode()[-2000:]
+    original, translated, temps = _check_each_file_whole(tree, states)
+    assert temps == [] and translated == 0
+
+
+def test_sigkill_during_in_place_run_then_rerun(tmp_path: Path) -> None:
+    tree = tmp_path / "t"
+    states = _make_tree(tree, 1000)
+    args = ["translate", tree, "--in-place", "-j", "2", "--no-progress"]
+    proc = popen(args, tmp_path / "cache")
+    proc.stdout.close()
+    _wait_until_some_changed(tree, states, proc)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=60)
+    proc.stderr.close()
+    assert proc.returncode == -signal.SIGKILL
+    original, translated, temps = _check_each_file_whole(tree, states)
+    assert original > 0 and translated > 0, (original, translated)
+    # a kill between write and rename can leave a temp file: only ever hipport's own
+    for rel in temps:
+        name = rel.rsplit("/", 1)[-1]
+        assert name.startswith(".") and name.endswith(".hipport-tmp"), rel
+    # the next run finishes the job and removes what the killed run left
+    rerun = hipport(args, tmp_path / "cache")
+    assert rerun.returncode == 0, rerun.stderr[-2000:]
+    assert snapshot(tree) == {rel: after for rel, (_, after) in states.items()}
+    print(f"SIGKILL: {original} original, {translated} translated, {len(temps)} temp files")
+
+
+def test_stale_temp_files_of_dead_runs_are_removed(tmp_path: Path) -> None:
+    from hipport.project import discover
+
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    (tmp_path / "a.cu").write_bytes(SRC)
+    stale = tmp_path / f".a.cu.{dead.pid}.x1y2z3.hipport-tmp"
+    stale.write_bytes(b"half")
+    live = tmp_path / f".a.cu.{os.getpid()}.q9w8e7.hipport-tmp"
+    live.write_bytes(b"being written")
+    user_file = tmp_path / ".notes.hipport-tmp.txt"
+    user_file.write_bytes(b"mine")
+    found = discover([tmp_path])
+    assert not stale.exists() and live.exists() and user_file.exists()
+    assert any("interrupted run" in s.reason for s in found.skipped)
+
+
+# --- output directory containment -----------------------------------------------------------
+
+def test_safe_join_refuses_escapes(tmp_path: Path) -> None:
+    from hipport.runner import safe_join
+
+    out = tmp_path / "out"
+    (out / "inside").mkdir(parents=True)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (out / "link").symlink_to(outside)
+    (out / "file_link.cu").symlink_to(outside / "x.cu")
+    assert safe_join(out, "inside/a.cu") == out / "inside" / "a.cu"
+    for rel in ("../x.cu", "inside/../../x.cu", "/etc/passwd", str(outside / "x.cu"),
+                "link/x.cu", "link/deeper/x.cu", "file_link.cu"):
+        with pytest.raises(OSError, match="refusing"):
+            safe_join(out, rel)
+
+
+def test_write_outputs_never_escapes(tmp_path: Path) -> None:
+    from hipport.engine import translate_source
+    from hipport.runner import FileOutcome, RunSummary, write_outputs
+    from hipport.target import Target
+
+    src = tmp_path / "a.cu"
+    src.write_bytes(SRC)
+    result = translate_source(SRC, "a.cu", Target())
+    out = tmp_path / "out"
+    out.mkdir()
+    files = [FileOutcome(src, rel, "source", "changed", result, out_relpath=rel)
+             for rel in ("../escape.cu", "/tmp/abs_escape_hipport.cu", "ok.cu")]
+    summary = RunSummary(tmp_path, tmp_path, Target(), files)
+    errors = dict(write_outputs(summary, "outdir", out))
+    assert set(errors) == {"../escape.cu", "/tmp/abs_escape_hipport.cu"}
+    assert not (tmp_path / "escape.cu").exists()
+    assert not Path("/tmp/abs_escape_hipport.cu").exists()
+    assert (out / "ok.cu").read_bytes() == WANT
+
+
+def test_cli_never_writes_through_a_symlinked_folder_in_the_output(tmp_path: Path) -> None:
+    tree = tmp_path / "t"
+    (tree / "sub").mkdir(parents=True)
+    (tree / "sub" / "a.cu").write_bytes(SRC)
+    (tree / "b.cu").write_bytes(SRC)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "a.cu").write_bytes(b"precious")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "sub").symlink_to(outside)
+    (out / "b.cu").symlink_to(outside / "b.cu")
+    proc = hipport(["translate", tree, "-o", out, "--no-progress"], tmp_path / "cache")
+    err = proc.stderr.decode()
+    assert "Traceback" not in err
+    assert (outside / "a.cu").read_bytes() == b"precious"
+    assert not (outside / "b.cu").exists()
+    assert "sub/a.cu: cannot write: refusing" in err and "b.cu: cannot write: refusing" in err
