@@ -180,7 +180,11 @@ def _process(item: tuple[str, str, str, str, EngineOptions | None, int]) -> tupl
         return relpath, None, f"skipped: {exc}", None
     except OSError as exc:
         return relpath, None, f"cannot read: {exc.strerror or exc}", None
-    return relpath, translate_one(data, relpath, kind, options or _WORKER_OPTIONS), None, st
+    try:
+        result = translate_one(data, relpath, kind, options or _WORKER_OPTIONS)
+    except Exception as exc:  # noqa: BLE001 - a bug on one file must not end the whole run
+        return relpath, None, f"internal error on this file: {type(exc).__name__}: {exc}", None
+    return relpath, result, None, st
 
 
 def translate_one(data: bytes, relpath: str, kind: str,
