@@ -122,3 +122,19 @@ def test_semantic_without_toolkit_falls_back(tmp_path) -> None:  # noqa: ANN001
     r = translate_source(SRC, "a.cu", Target(), opts)
     assert r.error is None and b"hipMalloc" in r.output
     assert "HIP013" in [f.code for f in r.findings]
+
+
+def test_unmapped_include_severity_depends_on_condition() -> None:
+    def severity(src: bytes) -> Severity:
+        (f,) = [f for f in translate_source(src, "a.cuh", Target()).findings if f.code == "HIP012"]
+        return f.severity
+
+    assert severity(b"#include <cuda_awbarrier.h>\n") is Severity.ERROR
+    assert severity(b"#ifndef G\n#define G\n#include <cuda_awbarrier.h>\n#endif\n") is Severity.ERROR
+    assert severity(b"#ifdef NV\n#include <cuda_awbarrier.h>\n#endif\n") is Severity.WARNING
+
+
+def test_cuda_version_guarding_error_is_an_error() -> None:
+    src = b"#if CUDA_VERSION < 11000\n#error old\n#endif\n#if CUDART_VERSION > 1\nint x;\n#endif\n"
+    sev = {f.api: f.severity for f in translate_source(src, "a.cu", Target()).findings}
+    assert sev == {"CUDA_VERSION": Severity.ERROR, "CUDART_VERSION": Severity.WARNING}

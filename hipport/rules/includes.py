@@ -23,6 +23,9 @@ UNMAPPED_INCLUDE = register(RuleInfo(
     "#ifdef __HIP_PLATFORM_NVIDIA__."))
 
 RUNTIME_HEADER = "hip/hip_runtime.h"
+# HIP headers that do not build unless the runtime was included first (ROCm 5.2's
+# cooperative groups use hipBlockDim_z & co. from hip_runtime.h); CUDA's do.
+NEED_RUNTIME_FIRST = frozenset({"hip/hip_cooperative_groups.h"})
 RUNTIME_HEADERS = frozenset({RUNTIME_HEADER, "hip/hip_runtime_api.h"})
 
 # Identifiers that mean CUDA device code (nvcc includes cuda_runtime.h for these).
@@ -112,6 +115,9 @@ class IncludesRule:
                 continue
             if new is not None and new != inc.header:
                 edits.append(ctx.edit(inc.start, inc.end, new, self.name))
+                if new in NEED_RUNTIME_FIRST and not _dominated(RUNTIME_HEADER, inc.scope, seen):
+                    edits.append(_runtime_line_before(ctx, inc))
+                    seen.append((RUNTIME_HEADER, inc.scope))
             seen.append((header, inc.scope))
         headers = {h for h, _ in seen}
         edit = self._runtime_include(ctx, headers, cuda_header_seen)
@@ -128,16 +134,16 @@ class IncludesRule:
         mapping = ctx.tables.includes.get(inc.header)
         if mapping is None:
             if not inc.quoted and _CUDA_LOOKING.match(inc.header):
-                findings.append(ctx.finding(
+                findings.append(_unmapped(ctx, inc, ctx.finding(
                     UNMAPPED_INCLUDE.code, inc.start, inc.end,
                     f"<{inc.header}> is a CUDA header hipport has no HIP counterpart for",
-                    api=inc.header))
+                    api=inc.header)))
             return None
         if mapping.unsupported:
-            findings.append(ctx.finding(
+            findings.append(_unmapped(ctx, inc, ctx.finding(
                 UNMAPPED_INCLUDE.code, inc.start, inc.end,
                 f"{inc.header} has no HIP counterpart", api=inc.header,
-                family=mapping.family, hip=mapping.hip_header or None))
+                family=mapping.family, hip=mapping.hip_header or None)))
             return None
         if ctx.target.roc and mapping.roc_header:
             return mapping.roc_header
@@ -160,6 +166,27 @@ class IncludesRule:
         return ctx.edit(pos, pos, text, self.name)
 
 
+def _unmapped(ctx: Context, inc: Include, finding: Finding) -> Finding:
+    """An unmapped header included unconditionally (outside any #if but the include
+    guard) stops the HIP build: that finding is an error, not a warning."""
+    scope = inc.scope[1:] if inc.scope[:1] == (1,) and _has_include_guard(ctx) else inc.scope
+    if not scope:
+        finding.severity = Severity.ERROR
+        finding.message += " (included unconditionally: the HIP build stops here)"
+    return finding
+
+
+def _has_include_guard(ctx: Context) -> bool:
+    """The file's first directive pair is `#ifndef X` / `#define X` (or it has none)."""
+    dirs = ctx.directives
+    tokens = ctx.tokens
+    if len(dirs) < 2 or dirs[0].name != "ifndef" or dirs[1].name != "define":
+        return False
+    a, b = dirs[0], dirs[1]
+    return (a.hash + 2 < a.end and b.hash + 2 < b.end
+            and tokens[a.hash + 2].text == tokens[b.hash + 2].text)
+
+
 def _include_rename(header: str, renames) -> str | None:  # noqa: ANN001 (a Mapping)
     if not renames:
         return None
@@ -175,6 +202,13 @@ def _dominated(header: str, scope: tuple[int, ...],
                seen: list[tuple[str, tuple[int, ...]]]) -> bool:
     """An earlier include of the same header is always seen first (its #if scope encloses)."""
     return any(h == header and scope[: len(s)] == s for h, s in seen)
+
+
+def _runtime_line_before(ctx: Context, inc: Include) -> Edit:
+    """`#include <hip/hip_runtime.h>` on its own line before `inc`, in its bracket style."""
+    header = f'"{RUNTIME_HEADER}"' if inc.quoted else f"<{RUNTIME_HEADER}>"
+    text = f"#include {header}".encode() + ctx.newline
+    return ctx.edit(inc.directive.line_start, inc.directive.line_start, text, "includes")
 
 
 def _remove_line(ctx: Context, d: Directive) -> Edit:

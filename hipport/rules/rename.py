@@ -9,12 +9,20 @@ as they are and become findings (unsupported, needs newer ROCm, experimental, re
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from hipport.edits import Edit
 from hipport.findings import Finding, RuleInfo, Severity, register
 from hipport.lexer import IDENTIFIER, LITERAL, Token
 from hipport.rules.context import Context
-from hipport.rules.tokens import is_punct, is_word, prev_code
+from hipport.rules.tokens import (
+    is_punct,
+    is_word,
+    matching,
+    next_code,
+    prev_code,
+    split_template_args,
+)
 from hipport.tables import Resolution, Status
 
 UNSUPPORTED = register(RuleInfo(
@@ -100,6 +108,12 @@ INCLUDE_GUARDS = {
 # API overloads (CUresult, CUdevice, ...) that become the runtime's types under HIP
 # (both are hipError_t, int, ...); left undefined, the duplicate overloads drop out.
 
+# A CUDA name whose HIP counterpart depends on the call's argument count: CUDA 12's
+# three-argument cudaGraphInstantiate(&exec, graph, flags) is HIP's
+# hipGraphInstantiateWithFlags; the five-argument form is hipGraphInstantiate.
+ARITY_ALIASES = {("cudaGraphInstantiate", 3): "cudaGraphInstantiateWithFlags"}
+_ARITY_NAMES = frozenset(name for name, _ in ARITY_ALIASES)
+
 _WORD = re.compile(rb"(?<![\w\\])[A-Za-z_]\w*")
 
 
@@ -158,6 +172,13 @@ class RenameRule:
                 continue
             if name in disabled:
                 continue
+            if name in _ARITY_NAMES:
+                alias = ARITY_ALIASES.get((name, _call_arity(tokens, i)))
+                if alias is not None:
+                    res = ctx.resolve(alias)
+                    res = replace(res, name=name)
+                    self._one(ctx, tok, res, edits, findings)
+                    continue
             res = ctx.resolve(name)
             self._one(ctx, tok, res, edits, findings)
         if not edits and findings and _already_hip(ctx):
@@ -230,6 +251,16 @@ class RenameRule:
                 continue
             out.append(ctx.edit(tok.start + m.start(), tok.start + m.end(), new, self.name))
         return out
+
+
+def _call_arity(tokens: list[Token], i: int) -> int | None:
+    """The number of arguments of the call whose name is tokens[i] (None: not a call)."""
+    lparen = next_code(tokens, i)
+    if lparen is None or not is_punct(tokens, lparen, "("):
+        return None
+    rparen = matching(tokens, lparen)
+    args = split_template_args(tokens, lparen, rparen) if rparen is not None else None
+    return None if args is None else len(args)
 
 
 def _already_hip(ctx: Context) -> bool:

@@ -37,6 +37,22 @@ FUNCTION_ARGUMENT = {
 }
 CAST = "reinterpret_cast<const void*>"
 
+# CUDA call -> index of a `T**` argument that HIP (5.2 headers checked) takes as `void**`
+# only, without CUDA's template overload.
+VOID_PTR_PTR_ARGUMENT = {
+    "cudaMallocPitch": 0,
+    "cudaHostAlloc": 0,
+}
+VOID_CAST = "reinterpret_cast<void**>"
+
+# CUDA call -> (its argument count when a defaulted argument is left out, the default):
+# HIP declares the parameter without a default.
+MISSING_DEFAULT = {
+    "cudaMalloc3DArray": (3, "0"),
+}
+_REWRITTEN = frozenset(SYMBOL_ARGUMENT) | frozenset(FUNCTION_ARGUMENT) | frozenset(
+    VOID_PTR_PTR_ARGUMENT) | frozenset(MISSING_DEFAULT)
+
 
 class SymbolsRule:
     name = "symbols"
@@ -47,8 +63,7 @@ class SymbolsRule:
         tokens = ctx.tokens
         disabled = ctx.options.disabled_mappings
         for i, tok in enumerate(tokens):
-            if tok.kind != IDENTIFIER or (tok.text not in SYMBOL_ARGUMENT
-                                          and tok.text not in FUNCTION_ARGUMENT):
+            if tok.kind != IDENTIFIER or tok.text not in _REWRITTEN:
                 continue
             if tok.text in disabled or is_member_or_qualified(tokens, i, ctx.directive_at):
                 continue
@@ -66,7 +81,17 @@ class SymbolsRule:
         rparen = matching(tokens, lparen)
         args = split_template_args(tokens, lparen, rparen) if rparen is not None else None
         if tok.text in FUNCTION_ARGUMENT:
-            self._function(ctx, args, FUNCTION_ARGUMENT[tok.text], edits)
+            self._wrap_name(ctx, args, FUNCTION_ARGUMENT[tok.text], CAST, edits)
+            return
+        if tok.text in VOID_PTR_PTR_ARGUMENT:
+            self._wrap_pointer(ctx, args, VOID_PTR_PTR_ARGUMENT[tok.text], edits)
+            return
+        if tok.text in MISSING_DEFAULT:
+            count, default = MISSING_DEFAULT[tok.text]
+            if args is not None and len(args) == count:
+                end = tokens[code_range(tokens, *args[-1])[1] - 1].end if code_range(
+                    tokens, *args[-1]) else tokens[rparen].start
+                edits.append(ctx.edit(end, end, ", " + default, self.name))
             return
         index = SYMBOL_ARGUMENT[tok.text]
         arg = code_range(tokens, *args[index]) if args and len(args) > index else None
@@ -85,16 +110,32 @@ class SymbolsRule:
         edits.append(ctx.edit(first.start, first.start, WRAPPER + "(", self.name))
         edits.append(ctx.edit(tokens[b - 1].end, tokens[b - 1].end, ")", self.name))
 
-    def _function(self, ctx: Context, args: list[tuple[int, int]] | None, index: int,
-                  edits: list[Edit]) -> None:
+    def _wrap_name(self, ctx: Context, args: list[tuple[int, int]] | None, index: int,
+                   cast: str, edits: list[Edit]) -> None:
         """Cast a kernel given by name; anything else (a cast, a pointer expression) is
         already a pointer and is left alone."""
         tokens = ctx.tokens
         arg = code_range(tokens, *args[index]) if args and len(args) > index else None
         if arg is None or not _plain_name(tokens, *arg):
             return
+        self._wrap(ctx, arg, cast, edits)
+
+    def _wrap_pointer(self, ctx: Context, args: list[tuple[int, int]] | None, index: int,
+                      edits: list[Edit]) -> None:
+        """Cast `&p` (or any expression) to void**, unless the code casts it already."""
+        tokens = ctx.tokens
+        arg = code_range(tokens, *args[index]) if args and len(args) > index else None
+        if arg is None:
+            return
+        first = tokens[arg[0]]
+        if first.text in ("reinterpret_cast", "static_cast", "(") or first.text == VOID_CAST:
+            return
+        self._wrap(ctx, arg, VOID_CAST, edits)
+
+    def _wrap(self, ctx: Context, arg: tuple[int, int], cast: str, edits: list[Edit]) -> None:
+        tokens = ctx.tokens
         a, b = arg
-        edits.append(ctx.edit(tokens[a].start, tokens[a].start, CAST + "(", self.name))
+        edits.append(ctx.edit(tokens[a].start, tokens[a].start, cast + "(", self.name))
         edits.append(ctx.edit(tokens[b - 1].end, tokens[b - 1].end, ")", self.name))
 
     def _human(self, ctx: Context, tok, why: str) -> Finding:  # noqa: ANN001

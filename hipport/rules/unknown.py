@@ -69,10 +69,14 @@ class UnknownRule:
             if macro_hint is not None:
                 if name not in known and name not in seen_macro:
                     seen_macro.add(name)
-                    findings.append(ctx.finding(
+                    finding = ctx.finding(
                         NEEDS_HUMAN.code, tok.start, tok.end,
                         f"{name} is defined by nvcc, not by HIP: code testing it takes a "
-                        f"different branch under HIP", api=name, hint=macro_hint))
+                        f"different branch under HIP", api=name, hint=macro_hint)
+                    if _guards_error(ctx, i):
+                        finding.severity = Severity.ERROR
+                        finding.message += "; an #error in this #if chain will fire"
+                    findings.append(finding)
                 continue
             if name.endswith(("_h__", "_H__")):
                 continue  # a header's include guard (see rename.INCLUDE_GUARDS), not API
@@ -91,6 +95,39 @@ class UnknownRule:
                 UNKNOWN.code, tok.start, tok.end,
                 f"{name} looks like CUDA but is not in hipport's tables", api=name))
         return [], findings
+
+
+_OPENS = ("if", "ifdef", "ifndef")
+_ARMS = ("elif", "else", "elifdef", "elifndef")
+
+
+def _guards_error(ctx: Context, i: int) -> bool:
+    """tokens[i] sits in an #if/#elif condition whose chain holds an #error directly."""
+    d = ctx.directive_at.get(i)
+    if d is None or d.name not in _OPENS + _ARMS:
+        return False
+    dirs = ctx.directives
+    k = dirs.index(d)
+    # back to the chain's #if, then forward through its arms at depth 0
+    depth = 0
+    while k > 0 and not (dirs[k].name in _OPENS and depth == 0):
+        name = dirs[k].name
+        if name == "endif":
+            depth += 1
+        elif name in _OPENS:
+            depth -= 1
+        k -= 1
+    depth = 0
+    for other in dirs[k + 1:]:
+        if other.name in _OPENS:
+            depth += 1
+        elif other.name == "endif":
+            if depth == 0:
+                return False
+            depth -= 1
+        elif other.name == "error" and depth == 0:
+            return True
+    return False
 
 
 RULE = UnknownRule()

@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+#include <cooperative_groups.h>
+int x;

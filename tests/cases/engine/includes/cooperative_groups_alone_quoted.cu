@@ -1,0 +1,2 @@
+#include "cooperative_groups.h"
+int x;

@@ -1,0 +1,3 @@
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+int x;

@@ -1,0 +1,4 @@
+#ifndef A_CUH
+#define A_CUH
+#include <cuda_awbarrier.h>
+#endif

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+cudaMalloc3DArray(&arr, &desc, ext, cudaArrayDefault);

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+cudaMallocPitch((void**)&p, &pitch, w, h);
