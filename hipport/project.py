@@ -181,23 +181,38 @@ def _walk(top: Path, base: Path, include: list[str], exclude: list[str],
             if parent == base or base in parent.parents:
                 pushed_above += ignore.push(parent, _rel(parent, base) if parent != base else "")
 
-    def walk(directory: Path) -> Iterator[ProjectFile]:
+    def entries_of(directory: Path) -> list[os.DirEntry] | None:
         try:
             st = os.stat(directory)
         except OSError as exc:
             skipped.append(Skipped(directory, f"cannot read directory: {exc.strerror}"))
-            return
+            return None
         key = (st.st_dev, st.st_ino)
         if key in seen_dirs:
             skipped.append(Skipped(directory, "directory loop (symlink)"))
-            return
+            return None
         seen_dirs.add(key)
         try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+            return sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError as exc:
             skipped.append(Skipped(directory, f"cannot read directory: {exc.strerror}"))
-            return
-        for entry in entries:
+            return None
+
+    def walk(top_dir: Path) -> Iterator[ProjectFile]:
+        # depth first, in sorted order, with an explicit stack: no recursion limit on how
+        # deep a tree may be. Each frame: the directory's remaining entries and how many
+        # .gitignore levels entering it pushed.
+        stack: list[tuple[Iterator[os.DirEntry], int]] = []
+        top_entries = entries_of(top_dir)
+        if top_entries is not None:
+            stack.append((iter(top_entries), 0))
+        while stack:
+            remaining, pushed_here = stack[-1]
+            entry = next(remaining, None)
+            if entry is None:
+                stack.pop()
+                ignore.pop(pushed_here)
+                continue
             path = Path(entry.path)
             rel = _rel(path, base)
             try:
@@ -224,8 +239,11 @@ def _walk(top: Path, base: Path, include: list[str], exclude: list[str],
                 if exclude and _matches(rel, exclude):
                     continue
                 pushed = ignore.push(path, rel) if use_gitignore else 0
-                yield from walk(path)
-                ignore.pop(pushed)
+                sub_entries = entries_of(path)
+                if sub_entries is None:
+                    ignore.pop(pushed)
+                else:
+                    stack.append((iter(sub_entries), pushed))
                 continue
             try:
                 is_file = entry.is_file()

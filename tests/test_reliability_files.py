@@ -273,6 +273,22 @@ def test_very_large_file_is_skipped_in_bounded_memory(tmp_path: Path) -> None:
     assert maxrss_kb < 400 * 1024, f"peak RSS {maxrss_kb // 1024} MiB"
 
 
+def test_deeper_than_the_recursion_limit(tmp_path: Path) -> None:
+    """Discovery walks with an explicit stack: 1,100 levels (past Python's recursion limit
+    of 1,000) are fine."""
+    from hipport.project import discover
+
+    deep = tmp_path
+    for _ in range(1100):  # not os.makedirs: it recurses itself
+        deep = deep / "d"
+        deep.mkdir()
+    (deep / "x.cu").write_bytes(SRC)
+    (tmp_path / ".gitignore").write_text("ignored.cu\n")
+    (deep / "ignored.cu").write_bytes(SRC)
+    found = discover([tmp_path])
+    assert [f.path for f in found.files] == [deep / "x.cu"]
+
+
 def test_deep_tree(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     deep = tree
