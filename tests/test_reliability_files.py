@@ -285,8 +285,16 @@ def test_deeper_than_the_recursion_limit(tmp_path: Path) -> None:
     (deep / "x.cu").write_bytes(SRC)
     (tmp_path / ".gitignore").write_text("ignored.cu\n")
     (deep / "ignored.cu").write_bytes(SRC)
-    found = discover([tmp_path])
-    assert [f.path for f in found.files] == [deep / "x.cu"]
+    try:
+        found = discover([tmp_path])
+        assert [f.path for f in found.files] == [deep / "x.cu"]
+    finally:
+        # bottom up, iteratively: pytest's own cleanup (shutil.rmtree) recurses and fails
+        for name in ("x.cu", "ignored.cu"):
+            (deep / name).unlink()
+        while deep != tmp_path:
+            deep.rmdir()
+            deep = deep.parent
 
 
 def test_deep_tree(tmp_path: Path) -> None:
