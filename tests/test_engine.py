@@ -126,11 +126,13 @@ def test_semantic_without_toolkit_falls_back(tmp_path) -> None:  # noqa: ANN001
 
 def test_unmapped_include_severity_depends_on_condition() -> None:
     def severity(src: bytes) -> Severity:
-        (f,) = [f for f in translate_source(src, "a.cuh", Target()).findings if f.code == "HIP012"]
+        result = translate_source(src, "a.cuh", Target())
+        (f,) = [f for f in result.findings if f.code == "HIP012"]
         return f.severity
 
     assert severity(b"#include <cuda_awbarrier.h>\n") is Severity.ERROR
-    assert severity(b"#ifndef G\n#define G\n#include <cuda_awbarrier.h>\n#endif\n") is Severity.ERROR
+    guarded = b"#ifndef G\n#define G\n#include <cuda_awbarrier.h>\n#endif\n"
+    assert severity(guarded) is Severity.ERROR
     assert severity(b"#ifdef NV\n#include <cuda_awbarrier.h>\n#endif\n") is Severity.WARNING
 
 
