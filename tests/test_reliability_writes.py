@@ -175,10 +175,15 @@ def test_sigkill_during_in_place_run_then_rerun(tmp_path: Path) -> None:
     for rel in temps:
         name = rel.rsplit("/", 1)[-1]
         assert name.startswith(".") and name.endswith(".hipport-tmp"), rel
-    # the next run finishes the job and removes what the killed run left
+    # the next run finishes the job and removes what the killed run left; a kill between
+    # write and rename is rare enough to plant one such file as well (named by the dead pid)
+    folder, name = sorted(states)[0].split("/")
+    planted = tree / folder / f".{name}.{proc.pid}.k1ll3d.hipport-tmp"
+    planted.write_bytes(b"half a file")
     rerun = hipport(args, tmp_path / "cache")
     assert rerun.returncode == 0, rerun.stderr[-2000:]
     assert snapshot(tree) == {rel: after for rel, (_, after) in states.items()}
+    assert not planted.exists()
     print(f"SIGKILL: {original} original, {translated} translated, {len(temps)} temp files")
 
 
