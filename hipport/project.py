@@ -144,21 +144,36 @@ def discover(paths: list[Path], *, include: list[str] | None = None,
             continue
         kind = classify(path.name, suffixes)
         files.setdefault(rel, ProjectFile(path, rel, "source" if kind == "other" else kind))
-    return Discovery(base, _one_per_real_file(files, skipped), skipped)
+    return Discovery(base, _one_per_real_file(files, skipped, base), skipped)
 
 
-def _one_per_real_file(files: dict[str, ProjectFile], skipped: list[Skipped]) -> list[ProjectFile]:
+def _one_per_real_file(files: dict[str, ProjectFile], skipped: list[Skipped],
+                       base: Path) -> list[ProjectFile]:
     """A file reached both as itself and through a symlink is processed once, as itself:
     translating it twice would race two writes, and an in-place write through the link
     would replace the link with a copy."""
     real_of = {rel: os.path.realpath(f.path) for rel, f in files.items()}
     by_real: dict[str, str] = {}
     for rel in sorted(files, key=lambda r: (os.path.islink(files[r].path), r)):
+        if files[rel].kind == "other":  # only copied (with -o): never a duplicate of a source
+            by_real.setdefault(f"{real_of[rel]}\0{rel}", rel)
+            continue
         first = by_real.setdefault(real_of[rel], rel)
         if first != rel:
             skipped.append(Skipped(files[rel].path, f"symlink to {first}, translated there"))
     kept = set(by_real.values())
-    return [files[k] for k in sorted(files) if k in kept]
+    real_base = os.path.realpath(base)
+    return [_through_link(files[k], real_of[k], real_base) for k in sorted(files) if k in kept]
+
+
+def _through_link(f: ProjectFile, real: str, real_base: str) -> ProjectFile:
+    """A symlink kept (its target is not itself in the run) is read and written as its
+    target, under the link's name: an in-place write then updates the target and keeps the
+    link, instead of replacing the link with a copy. Never for a target outside the base
+    (walked links to outside were skipped; a link named on the command line stays as is)."""
+    if not os.path.islink(f.path) or not real.startswith(real_base.rstrip(os.sep) + os.sep):
+        return f
+    return ProjectFile(Path(real), f.relpath, f.kind)
 
 
 def _rel(path: Path, base: Path) -> str:

@@ -336,3 +336,18 @@ def test_many_files(tmp_path: Path) -> None:
     assert sum(1 for _ in tree.rglob("*.cu")) == MANY
     assert not list(tree.rglob("*.hipport-tmp"))
     json.loads((tmp_path / "stats.json").read_text())
+
+
+def test_link_to_a_file_not_otherwise_in_the_run_updates_its_target(tmp_path: Path) -> None:
+    tree = tmp_path / "t"
+    tree.mkdir()
+    (tree / "kernel.cu.in").write_bytes(SRC)  # not a source suffix: not in the run itself
+    (tree / "kernel.cu").symlink_to("kernel.cu.in")
+    code, err = _translate([tree, "--in-place"], tmp_path)
+    assert code == 0, err
+    assert (tree / "kernel.cu").is_symlink()
+    assert (tree / "kernel.cu.in").read_bytes() == WANT
+    out = tmp_path / "out"
+    (tree / "kernel.cu.in").write_bytes(SRC)
+    code, err = _translate([tree, "-o", out], tmp_path)
+    assert (out / "kernel.cu").read_bytes() == WANT and not (out / "kernel.cu").is_symlink()
