@@ -159,7 +159,7 @@ def measure_precommit(b: Bench, files: int, results: dict, skipped: dict,
     _git(tree, "init", "-q")
     _git(tree, "add", "-A")
     _git(tree, "commit", "-q", "-m", "tree")
-    one = sorted(tree.glob("module3/*.cu"))[0]
+    one = (sorted(tree.glob("module3/*.cu")) or sorted(tree.glob("module*/*.cu")))[0]
     rel = one.relative_to(tree).as_posix()
     results["precommit_file"] = rel
     if not (REPO / "hipport" / "cli" / "check.py").exists():
