@@ -171,7 +171,7 @@ def build(data: Path, out: Path) -> dict[str, int]:
     includes = read_tsv(data / "cuda-include-map.tsv")
     write_tsv(out / "includes.tsv", list(includes[0].keys()), includes)
     write_tsv(out / "hipext.tsv", HIPEXT_COLUMNS, build_hipext(data))
-    for name in ("overrides.tsv", "include_overrides.tsv"):
+    for name in ("overrides.tsv", "include_overrides.tsv", "additions.tsv"):
         (out / name).write_text((HERE / name).read_text(encoding="utf-8"), encoding="utf-8")
     notice = (tables / "LICENSE.txt").read_text(encoding="utf-8")
     (out / "NOTICE").write_text(

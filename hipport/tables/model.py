@@ -136,6 +136,15 @@ def _read_family(path: Path) -> list[Mapping]:
     return rows
 
 
+def _addition(row: dict[str, str]) -> Mapping:
+    """A reviewed row for a CUDA name HIPIFY's tables lack (additions.tsv)."""
+    return Mapping(
+        row["cuda"], row["kind"], row["family"], row["section"], None, None, None, None,
+        row["hip"] or None, _version(row["hip_added"]), None, None, None, None,
+        None, None, None, None, None, None, None, not row["hip"],
+        row["condition"] or None, row["evidence"])
+
+
 class Tables:
     """All tables, indexed by CUDA name, HIP name and hipExt name."""
 
@@ -146,6 +155,8 @@ class Tables:
             self.rows.extend(_read_family(directory / f"{family}.tsv"))
         self.overrides = _read_tsv(directory / "overrides.tsv")
         self._apply_overrides()
+        self.additions = _read_tsv(directory / "additions.tsv")
+        self.rows.extend(_addition(a) for a in self.additions)
         self.by_cuda: dict[str, list[Mapping]] = {}
         self.by_hip: dict[str, list[Mapping]] = {}
         for row in self.rows:
