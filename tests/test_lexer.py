@@ -83,3 +83,72 @@ def test_fast_path_filter() -> None:
 
 def test_line_starts() -> None:
     assert line_starts(b"a\nbc\n") == [0, 2, 5]
+
+
+# --- the fast path (CXToken.int_data) gives the documented path's tokens exactly --------
+
+_EDGE_CASES = [
+    b"int a;\rint b;\r\rcudaFree(p);\r",  # CR-only line ends (clang counts lone \r)
+    b"int a;\n\rint b;\r\n\n\rint c;\n",  # \n\r counts as one line break for clang
+    b"\xef\xbb\xbf#include <cuda.h>\r\nint x;\r\n",
+    b"int cuda\\\nMalloc = 1; /* multi\nline */ // c \\\n continued\nint y;\n",
+    b'const char* s = R"(raw\nstring)"; char c = \'\\n\'; auto u = u8"\xc3\xa9";\n',
+    b"/* unterminated comment\nint z;\n",
+    b'const char* t = "unterminated;\nint w;\n',
+    b"int x\xff = 1; // caf\xe9 \xe2\x82\xac\n\tint\t\ty;\n",
+    b"a<:1:> <% %> %: ??= x >>= y ... ->* .* <=> k<<<g, b>>>(x);\n",
+    b"#define M(a, b) a ## b #a \\\n  more\nM(x, y)\n",
+    b"x",
+    b"// only a comment",
+    b"\n\n\n   \n",
+]
+
+
+def _case_sources() -> list[bytes]:
+    from pathlib import Path
+
+    root = Path(__file__).parent
+    files = sorted(p for d in ("corpus", "cases/engine", "cases/hazards")
+                   for p in (root / d).rglob("*") if p.suffix in (".cu", ".cuh"))
+    return [p.read_bytes() for p in files] + _EDGE_CASES
+
+
+def test_fast_tokens_equal_documented_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hipport import lexer
+
+    convert = lexer._convert
+    fallbacks = []
+
+    def counting(lib, tu, array, source):  # noqa: ANN001, ANN202
+        out = convert(lib, tu, array, source)
+        fallbacks.append(len(out))
+        return out
+
+    sources = [s for s in _case_sources() if s and b"\0" not in s]
+    assert len(sources) > 300
+    for source in sources:
+        tu = lexer._parse(source, "<test>")
+        slow = lexer._tokens(tu, source, fast=False)
+        monkeypatch.setattr(lexer, "_convert", counting)
+        fallbacks.clear()
+        fast = lexer._tokens(tu, source)
+        monkeypatch.setattr(lexer, "_convert", convert)
+        assert fast == slow, source[:200]
+        # only the validation sample went through the documented path, not every token
+        assert sum(fallbacks) <= 2 * lexer._SAMPLE + 2 or len(slow) <= 2 * lexer._SAMPLE + 2
+
+
+def test_fast_path_falls_back_when_the_layout_does_not_match(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from hipport import lexer
+
+    source = b"int a;\ncudaMalloc(&p, 4);\n// done\n"
+    expected = lex(source, "<test>")
+    monkeypatch.setattr(lexer, "_LAYOUT_OK", False)
+    assert lex(source) == expected
+    monkeypatch.setattr(lexer, "_LAYOUT_OK", True)
+    monkeypatch.setattr(lexer, "_TOKEN_WORDS", 5)  # a wrong stride reads garbage
+    assert lex(source) == expected
+    monkeypatch.setattr(lexer, "_TOKEN_WORDS", 6)
+    monkeypatch.setattr(lexer, "_clang_line_starts", lambda s: [0])  # wrong lines
+    assert lex(source) == expected
