@@ -11,12 +11,11 @@ import hashlib
 import json
 import os
 import shutil
+import stat as statmod
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -49,6 +48,9 @@ class RunOptions:
     with_other: bool = False  # also list files that are not sources (to copy them)
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     index_only_cached: bool = False  # pre-commit: do not walk the tree for the index
+    # False: the command needs outputs and summary counts only (translate -o / --in-place
+    # without --fail-on), so cached results are loaded only for outputs that are stale.
+    need_results: bool = True
     progress: bool | None = None  # None: on a terminal outside CI
 
 
@@ -62,6 +64,54 @@ class FileOutcome:
     error: str | None = None
     out_relpath: str | None = None  # after suffix renames
     cached: bool = False
+    # A cached file whose result the run did not load (translate -o / --in-place, when
+    # nothing needs its findings): its summary, and how to load the result if needed.
+    info: FileInfo | None = None
+    loader: Callable[[], TranslationResult | None] | None = None
+    codes: Counter[str] | None = None  # info's finding codes, after the project filters
+
+    def output_bytes(self) -> bytes | None:
+        """The translated text, loading (not keeping) a result the run left on disk."""
+        if self.result is not None:
+            return self.result.output
+        loaded = self.loader() if self.loader is not None else None
+        return loaded.output if loaded is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class FileInfo:
+    """What the run summary needs of a cached result, kept in the cache's stat index so a
+    warm run reports honest counts without loading any result."""
+
+    changed: bool
+    out_size: int
+    out_digest: str
+    codes: tuple[tuple[str, str | None, int], ...]  # (code, api if HIP004, count)
+    renamed: tuple[tuple[str, int], ...]  # family -> renamed uses
+    min_rocm: Version | None
+    deciders: frozenset[str]
+    defined_names: frozenset[str]
+
+
+def file_info(result: TranslationResult, digest: str, out_digest: str) -> FileInfo:
+    codes = Counter((f.code, f.api if f.code == UNKNOWN_CODE else None)
+                    for f in result.findings)
+    renamed: Counter[str] = Counter()
+    best: Version | None = None
+    deciders: set[str] = set()
+    for use in result.uses:
+        if use.status is Status.MAPPED and use.new_name and use.new_name != use.api:
+            renamed[use.family or "other"] += 1
+        if use.status not in (Status.MAPPED, Status.NEEDS_NEWER_ROCM) or not use.min_rocm:
+            continue
+        if best is None or use.min_rocm > best:
+            best, deciders = use.min_rocm, {use.api}
+        elif use.min_rocm == best:
+            deciders.add(use.api)
+    return FileInfo(result.changed, len(result.output), out_digest,
+                    tuple((c, a, n) for (c, a), n in sorted(codes.items(), key=str)),
+                    tuple(sorted(renamed.items())), best, frozenset(deciders),
+                    result.defined_names)
 
 
 @dataclass
@@ -118,6 +168,8 @@ class RunSummary:
         counter: Counter[str] = Counter()
         for f in self.files:
             if f.result is None:
+                if f.info is not None:
+                    counter.update(dict(f.info.renamed))
                 continue
             for use in f.result.uses:
                 if use.status is Status.MAPPED and use.new_name and use.new_name != use.api:
@@ -125,7 +177,15 @@ class RunSummary:
         return counter
 
     def findings_per_code(self) -> Counter[str]:
-        return Counter(f.code for f in self.findings)
+        counter: Counter[str] = Counter()
+        for f in self.files:
+            if f.result is not None:
+                counter.update(x.code for x in f.result.findings)
+            elif f.codes is not None:
+                counter.update(f.codes)
+            elif f.status == "failed":
+                counter[FILE_ERROR_CODE] += 1
+        return counter
 
     def min_rocm(self) -> tuple[Version | None, list[str]]:
         """The oldest ROCm that has every HIP API the code uses, and the APIs that decide it."""
@@ -133,14 +193,19 @@ class RunSummary:
         deciders: set[str] = set()
         for f in self.files:
             if f.result is None:
-                continue
-            for use in f.result.uses:
-                if use.status not in (Status.MAPPED, Status.NEEDS_NEWER_ROCM) or not use.min_rocm:
+                if f.info is not None and f.info.min_rocm is not None:
+                    pairs = [(f.info.min_rocm, api) for api in f.info.deciders]
+                else:
                     continue
-                if best is None or use.min_rocm > best:
-                    best, deciders = use.min_rocm, {use.api}
-                elif use.min_rocm == best:
-                    deciders.add(use.api)
+            else:
+                pairs = [(use.min_rocm, use.api) for use in f.result.uses
+                         if use.status in (Status.MAPPED, Status.NEEDS_NEWER_ROCM)
+                         and use.min_rocm]
+            for version, api in pairs:
+                if best is None or version > best:
+                    best, deciders = version, {api}
+                elif version == best:
+                    deciders.add(api)
         return best, sorted(deciders)
 
 
@@ -276,13 +341,15 @@ def run_paths(paths: list[Path], config: Config, opts: RunOptions,
                                            cache_mod.tables_version(mappings_dir()))
     outcomes: dict[str, FileOutcome] = {}
     todo: list[tuple] = []
+    lazy = not opts.need_results and not opts.rename_suffix
     for f in work:
-        cached = manifest.lookup(_cache_key(f), f.path) if manifest is not None else None
-        if cached is not None:
-            outcomes[f.relpath] = _outcome(f, cached, None, opts, cached=True)
-            continue
         per_file = _per_file_options(base_options, f, config, compile_db)
-        todo.append((str(f.path), f.relpath, f.kind, "", per_file, opts.max_file_size))
+        item = (str(f.path), f.relpath, f.kind, "", per_file, opts.max_file_size)
+        outcome = _from_cache(manifest, f, item, opts, lazy) if manifest is not None else None
+        if outcome is not None:
+            outcomes[f.relpath] = outcome
+            continue
+        todo.append(item)
     done = len(outcomes)
     total = len(work)
     if on_progress:
@@ -293,7 +360,7 @@ def run_paths(paths: list[Path], config: Config, opts: RunOptions,
         outcomes[relpath] = outcome
         if manifest is not None and result is not None and st is not None and not error \
                 and not result.error:
-            manifest.store(_cache_key(by_rel[relpath]), st, result.source, result)
+            _store(manifest, _cache_key(by_rel[relpath]), st, result)
         done += 1
         if on_progress:
             on_progress(done, total)
@@ -320,6 +387,55 @@ def run_paths(paths: list[Path], config: Config, opts: RunOptions,
             pass  # a read-only cache only costs speed
     return RunSummary(config.root, discovery.base, opts.target, files,
                       time.perf_counter() - start, skipped, project_names)
+
+
+def _make_result(source: bytes, output: bytes, fields: tuple) -> TranslationResult:
+    path, edits, findings, uses, defined_names = fields
+    return TranslationResult(path, source, output, edits, findings, uses, defined_names)
+
+
+def _store(manifest, key: str, st: os.stat_result, result: TranslationResult) -> None:  # noqa: ANN001
+    """One result entry (without the source, and without the output when unchanged) and its
+    line in the stat index. A cache that cannot be written only costs speed."""
+    from hipport.cache import content_hash
+
+    digest = content_hash(result.source)
+    out_digest = content_hash(result.output) if result.changed else digest
+    fields = (result.path, result.edits, result.findings, result.uses, result.defined_names)
+    try:
+        manifest.results.store(digest, key, result.source, result.output, fields)
+    except OSError:
+        manifest.forget(key)
+        return
+    manifest.record(key, st, digest, file_info(result, digest, out_digest))
+
+
+def _from_cache(manifest, f: ProjectFile, item: tuple, opts: RunOptions,  # noqa: ANN001
+                lazy: bool) -> FileOutcome | None:
+    """The cached outcome of an unchanged file, or None (translate it). A lazy outcome
+    carries the result's summary and a loader; otherwise the result is loaded now."""
+    key = _cache_key(f)
+    hit = manifest.check(key, f.path)
+    if hit is None or hit.info is None:
+        return None
+    store = manifest.results
+
+    def load(data: bytes | None = hit.data) -> TranslationResult | None:
+        return store.load(hit.digest, key, f.path, data, _make_result)
+
+    if not lazy:
+        result = load()
+        return _outcome(f, result, None, opts, cached=True) if result is not None else None
+    out_rel = renamed(f.relpath, opts.rename_suffix) if f.kind != "hip" else f.relpath
+
+    def load_or_translate() -> TranslationResult | None:
+        result = load(None)
+        if result is None:  # the entry went missing, or the file changed since the check
+            _, result, _, _ = _process(item)
+        return result
+
+    return FileOutcome(f.path, f.relpath, f.kind, "changed" if hit.info.changed else "unchanged",
+                       None, None, out_rel, True, info=hit.info, loader=load_or_translate)
 
 
 def _cache_key(f: ProjectFile) -> str:
@@ -484,14 +600,17 @@ def _execute(todo: list[tuple], opts: RunOptions, base: EngineOptions) -> Iterab
     file) breaks the pool: the unfinished files are retried one process each, so the one
     that crashes again is reported and the rest go on."""
     global _TARGET, _WORKER_OPTIONS
+    _TARGET, _WORKER_OPTIONS = opts.target, base  # also for lazy loads after the run
     if not todo:
         return
     jobs = opts.jobs or os.cpu_count() or 1
-    _TARGET, _WORKER_OPTIONS = opts.target, base
-    if jobs == 1 and len(todo) == 1 and not _isolate():
+    if len(todo) == 1 and not _isolate():
+        # one file (the pre-commit hook): forking a pool would cost more than the file
         yield _process(todo[0])
         return
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     ctx = multiprocessing.get_context("fork")
     pending = {item[1]: item for item in todo}
@@ -512,7 +631,10 @@ def _isolate() -> bool:
     return os.environ.get("HIPPORT_ISOLATE", "") == "1"
 
 
-def _isolated(item: tuple, ctx, target: Target, base: EngineOptions) -> tuple:
+def _isolated(item: tuple, ctx, target: Target, base: EngineOptions) -> tuple:  # noqa: ANN001
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         with ProcessPoolExecutor(1, mp_context=ctx, initializer=_init_worker,
                                  initargs=(target, base)) as pool:
@@ -530,13 +652,20 @@ def _project_names(config: Config, outcomes: dict[str, FileOutcome], opts: RunOp
     index = cache_mod.load_index(config.root) if use_cache else {}
     changed = False
     for outcome in outcomes.values():
-        if outcome.result is None:
+        if outcome.result is not None:
+            defined = outcome.result.defined_names
+        elif outcome.info is not None:
+            defined = outcome.info.defined_names
+        else:
             continue
         key = _index_key(outcome.path, config.root)
+        known = index.get(key)
+        if known is not None and known[2] == defined:
+            continue  # the stat in the index is informative only: same names, no rewrite
         st = _stat(outcome.path)
         if st is None:
             continue
-        entry = (st.st_size, st.st_mtime_ns, outcome.result.defined_names)
+        entry = (st.st_size, st.st_mtime_ns, defined)
         if index.get(key) != entry:
             index[key] = entry
             changed = True
@@ -564,12 +693,19 @@ def _apply_project_filters(files: list[FileOutcome], names: frozenset[str],
     are findings of codes a per-path-ignore entry turns off for that path."""
     ignores = config.per_path_ignore
     for f in files:
-        if f.result is None:
+        if f.result is None and f.info is None:
             continue
         codes = set()
         for pattern, entries in ignores.items():
             if _matches_config(f.path, f.relpath, [pattern], config):
                 codes.update(e.upper() for e in entries if _is_rule_code(e))
+        if f.result is None:
+            assert f.info is not None
+            f.codes = Counter()
+            for code, api, n in f.info.codes:
+                if not (code == UNKNOWN_CODE and api in names) and code not in codes:
+                    f.codes[code] += n
+            continue
         kept = [x for x in f.result.findings
                 if not (x.code == UNKNOWN_CODE and x.api in names) and x.code not in codes]
         if len(kept) != len(f.result.findings):
@@ -585,11 +721,12 @@ def write_outputs(summary: RunSummary, mode: str, outdir: Path | None = None,
     files translated, every other file copied as it is); "in-place" replaces changed files
     atomically, keeping their modes. Returns (relpath, error) for files that failed."""
     errors: list[tuple[str, str]] = []
+    mirror = _Mirror(outdir) if mode == "outdir" and outdir is not None else None
     for f in summary.files:
         try:
             if mode == "outdir":
-                assert outdir is not None
-                _write_mirrored(f, outdir)
+                assert mirror is not None
+                _write_mirrored(f, mirror)
             elif mode == "in-place":
                 _write_in_place(f, backup)
         except OSError as exc:
@@ -615,45 +752,96 @@ def safe_join(outdir: Path, relpath: str) -> Path:
     return target
 
 
-def _write_mirrored(f: FileOutcome, outdir: Path) -> None:
+class _Mirror:
+    """The output tree of one run: its root resolved once, each parent directory created
+    and checked (inside the root, not through a symlink) once, not per file."""
+
+    def __init__(self, outdir: Path) -> None:
+        self.outdir = outdir
+        self.real_out = os.path.realpath(outdir)
+        self.ready: set[str] = {""}
+
+    def target(self, rel: str) -> Path:
+        """outdir/rel with its parent made; refuses what safe_join refuses."""
+        parts = Path(rel).parts
+        if Path(rel).is_absolute() or ".." in parts:
+            raise OSError(f"refusing to write outside the output directory: {rel}")
+        parent = "/".join(parts[:-1])
+        if parent not in self.ready:
+            safe_join(self.outdir, parent)  # its own parent stays inside, it is no link
+            (self.outdir / parent).mkdir(parents=True, exist_ok=True)
+            real_parent = os.path.realpath(self.outdir / parent)
+            if not real_parent.startswith(self.real_out + os.sep):
+                raise OSError(f"refusing to write through a symlink out of the output "
+                              f"directory: {rel}")
+            self.ready.add(parent)
+        return self.outdir / rel
+
+
+def _existing(target: Path, rel: str) -> os.stat_result | None:
+    """lstat of an output about to be written: None when absent; a link is refused."""
+    try:
+        st = os.lstat(target)
+    except FileNotFoundError:
+        return None
+    if statmod.S_ISLNK(st.st_mode):
+        raise OSError(f"refusing to write through a symlink: {rel}")
+    return st
+
+
+def _holds(target: Path, st: os.stat_result | None, data: bytes) -> bool:
+    """The output file already holds `data` (size first, then the bytes)."""
+    if st is None or st.st_size != len(data):
+        return False
+    try:
+        return target.read_bytes() == data
+    except OSError:
+        return False
+
+
+def _write_mirrored(f: FileOutcome, mirror: _Mirror) -> None:
     rel = f.out_relpath or f.relpath
-    if f.status in ("failed", "skipped") and f.result is None:
-        data = None
+    target = mirror.target(rel)
+    st = _existing(target, rel)
+    if f.result is None and f.info is not None:
+        # a cached file the run did not load: the output's size and digest say if it is
+        # up to date, so the result is loaded only for a stale or missing output
+        if st is not None and st.st_size == f.info.out_size and _digest_of(target) == \
+                f.info.out_digest:
+            return
+        data = f.output_bytes()
+        if data is None:
+            raise OSError("the cached result could not be loaded")
     elif f.result is not None:
         data = f.result.output
     else:
         data = None
-    _mkdirs(outdir, rel)
-    target = safe_join(outdir, rel)
     if data is None:
         if not f.path.is_file():
             return
-        if target.exists() and _same_file_content(f.path, target):
+        if st is not None and _same_file_content(f.path, target, st):
             return
         tmp = target.with_name(f".{target.name}.hipport-copy")
         shutil.copy2(f.path, tmp)
         os.replace(tmp, target)
         return
-    if target.exists():
-        try:
-            if target.read_bytes() == data:
-                return
-        except OSError:
-            pass
+    if _holds(target, st, data):
+        return
     atomic_write(target, data, mode=_mode(f.path))
 
 
-def _mkdirs(outdir: Path, rel: str) -> None:
-    parent = Path(rel).parent
-    if parent.parts:
-        safe_join(outdir, parent.as_posix())  # checks each level stays inside
-        (outdir / parent).mkdir(parents=True, exist_ok=True)
-        safe_join(outdir, rel)
+def _digest_of(path: Path) -> str | None:
+    from hipport.cache import content_hash
 
-
-def _same_file_content(a: Path, b: Path) -> bool:
     try:
-        if a.stat().st_size != b.stat().st_size:
+        return content_hash(path.read_bytes())
+    except OSError:
+        return None
+
+
+def _same_file_content(a: Path, b: Path, b_stat: os.stat_result | None = None) -> bool:
+    try:
+        if a.stat().st_size != (b_stat or b.stat()).st_size:
             return False
         return a.read_bytes() == b.read_bytes()
     except OSError:
@@ -668,6 +856,11 @@ def _mode(path: Path) -> int | None:
 
 
 def _write_in_place(f: FileOutcome, backup: bool) -> None:
+    if f.result is None and f.info is not None and f.status == "changed" and f.loader:
+        result = f.loader()  # a cached change not yet written: load it for this write only
+        if result is None:
+            raise OSError("the cached result could not be loaded")
+        f = replace(f, result=result)
     if f.result is None or f.status != "changed":
         if f.out_relpath and f.out_relpath != f.relpath and f.status == "unchanged":
             _rename_in_place(f, None, backup)

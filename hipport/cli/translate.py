@@ -142,6 +142,8 @@ def translate(paths: tuple[Path, ...], outdir: Path | None, in_place: bool, show
     if outdir is not None:
         _check_outdir(outdir, paths)
         opts.with_other = True
+    # writing a tree needs outputs and summary counts, not every cached result's findings
+    opts.need_results = not (outdir is not None or in_place) or fail_on != "never"
     try:
         code = _translate(paths, config, opts, outdir, in_place, backup, show_diff, to_stdout,
                           quiet, stats_json, fail_on, progress)
