@@ -511,3 +511,24 @@ def test_config_severity_applies_to_fail_on(hipport: Hipport, proj: Path) -> Non
     make_tree(proj, {".hipport.toml": f"[severity]\n{severity}\n"})
     proc = hipport(".", "-o", proj.parent / "o", "--fail-on", "note", cwd=proj)
     assert proc.returncode == 0, err(proc)
+
+
+def test_unwritable_output_exits_1_and_names_the_file(hipport: Hipport, proj: Path,
+                                                     tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    # a directory where the translated file must go: the write fails, the rest is written
+    (out / "src" / "main.cu").mkdir(parents=True)
+    proc = hipport(proj, "-o", out, cwd=tmp_path)
+    assert proc.returncode == 1, err(proc)
+    assert "src/main.cu" in err(proc) and "cannot write" in err(proc)
+    assert (out / "src" / "plain.cpp").read_text() == PLAIN
+
+
+def test_output_under_a_regular_file_is_a_usage_error(hipport: Hipport, proj: Path,
+                                                     tmp_path: Path) -> None:
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    proc = hipport(proj, "-o", blocker / "out", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "is a file, not a directory" in err(proc)
+    assert blocker.read_text() == "x"

@@ -116,8 +116,9 @@ def translate(paths: tuple[Path, ...], outdir: Path | None, in_place: bool, show
 
     Choose one output: -o DIR (a mirrored tree), --in-place, --diff or --stdout. Sources
     (.cu .cuh .cpp .h ... ; .hip passes through) and CMake files are translated; .gitignore,
-    .git and build folders are skipped. Exit codes: 0 done, 1 findings at --fail-on or a
-    pending change with --diff, 2 usage or internal error.
+    .git and build folders are skipped. Exit codes: 0 done, 1 findings at --fail-on, a
+    pending change with --diff, or a file that could not be written; 2 usage or internal
+    error.
     """
     from hipport.config import ConfigError, load_config
 
@@ -194,6 +195,8 @@ def _translate(paths, config, opts, outdir, in_place, backup, show_diff, to_stdo
         code = 1
     if _fails(summary, fail_on, config.severity):
         code = 1
+    if errors:  # a file that could not be written: the tree is not what was asked for
+        code = 1
     return code
 
 
@@ -237,7 +240,11 @@ def _display_prefix(base: Path) -> str:
 
 def _check_outdir(outdir: Path, paths: tuple[Path, ...]) -> None:
     """-o inside an input tree would translate its own output on the next run; -o onto
-    the directory of an input file would overwrite the input."""
+    the directory of an input file would overwrite the input; -o under a file cannot be."""
+    for parent in (outdir, *outdir.parents):
+        if parent.exists() and not parent.is_dir():
+            raise click.UsageError(f"cannot write the output tree to {outdir}: {parent} is a "
+                                   "file, not a directory")
     real_out = os.path.realpath(outdir)
     for p in paths:
         real = os.path.realpath(p)
