@@ -521,7 +521,7 @@ def test_unwritable_output_exits_1_and_names_the_file(hipport: Hipport, proj: Pa
     proc = hipport(proj, "-o", out, cwd=tmp_path)
     assert proc.returncode == 1, err(proc)
     assert "src/main.cu" in err(proc) and "cannot write" in err(proc)
-    assert (out / "src" / "plain.cpp").read_text() == PLAIN
+    assert (out / "src" / "plain.cpp").read_bytes() == PLAIN
 
 
 def test_output_under_a_regular_file_is_a_usage_error(hipport: Hipport, proj: Path,
