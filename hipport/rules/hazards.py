@@ -12,7 +12,8 @@ tokens), so nothing inside a comment or a string ever fires.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from bisect import bisect_left
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -434,35 +435,64 @@ class Define:
 
 
 class View:
-    """The file's code tokens (comments dropped) and the structure the checks share."""
+    """The file's code tokens (comments dropped) and the structure the checks share.
+
+    Built once per file: the token texts and kinds as lists, and every text's code-token
+    indices, so that a check visits only the names or operators it looks for instead of
+    walking every token again."""
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.orig = [i for i, t in enumerate(ctx.tokens) if t.kind != COMMENT]
         self.toks: list[Token] = [ctx.tokens[i] for i in self.orig]
         self._index_of = {o: k for k, o in enumerate(self.orig)}
+        self.texts: list[str] = [t.text for t in self.toks]
+        self.kinds: list[str] = [t.kind for t in self.toks]
+        self.n = len(self.toks)
+        at: dict[str, list[int]] = {}
+        for k, text in enumerate(self.texts):
+            ks = at.get(text)
+            if ks is None:
+                at[text] = [k]
+            else:
+                ks.append(k)
+        # text -> ascending code-token indices of every token with that text (any kind)
+        self.at = at
 
     def text(self, k: int | None) -> str:
-        return self.toks[k].text if k is not None and 0 <= k < len(self.toks) else ""
+        return self.texts[k] if k is not None and 0 <= k < self.n else ""
 
     def punct(self, k: int | None, text: str) -> bool:
-        return (k is not None and 0 <= k < len(self.toks)
-                and self.toks[k].kind == PUNCTUATION and self.toks[k].text == text)
+        return (k is not None and 0 <= k < self.n and self.texts[k] == text
+                and self.kinds[k] == PUNCTUATION)
 
     def is_member(self, k: int) -> bool:
         """tokens[k] follows `.` or `->`."""
-        return k > 0 and self.toks[k - 1].kind == PUNCTUATION and self.toks[k - 1].text in (
+        return k > 0 and self.kinds[k - 1] == PUNCTUATION and self.texts[k - 1] in (
             ".", "->")
+
+    def indices(self, texts: Collection[str], kinds: Collection[str] = (IDENTIFIER,)) -> list[int]:
+        """Ascending code-token indices of the tokens spelled as one of `texts` and of one
+        of `kinds` (identifiers by default)."""
+        at, own = self.at, self.kinds
+        hits = [at[t] for t in texts if t in at]
+        if not hits:
+            return []
+        ks = hits[0] if len(hits) == 1 else sorted(k for h in hits for k in h)
+        return [k for k in ks if own[k] in kinds]
+
+    def mentions(self, texts: Collection[str]) -> bool:
+        """Some identifier is spelled as one of `texts`."""
+        return bool(self.indices(texts))
+
+    def names_where(self, test: Callable[[str], bool]) -> list[str]:
+        """Distinct token texts passing `test` (each text tested once)."""
+        return [t for t in self.at if test(t)]
 
     def finding(self, info: RuleInfo, a: int, b: int, message: str, **fields: object) -> Finding:
         """A finding spanning code tokens a..b inclusive."""
         return self.ctx.finding(info.code, self.toks[a].start, self.toks[b].end, message,
                                 **fields)
-
-    def identifiers(self) -> Iterator[tuple[int, Token]]:
-        for k, t in enumerate(self.toks):
-            if t.kind == IDENTIFIER:
-                yield k, t
 
     @cached_property
     def directive_ranges(self) -> list[tuple[str, int, int]]:
@@ -512,17 +542,14 @@ class View:
         walked into, never taken as bodies."""
         out: list[Body] = []
         toks = self.toks
-        k, n = 0, len(toks)
-        while k < n:
-            t = toks[k]
-            if t.kind == PUNCTUATION and t.text == "{" and k not in self.in_directive \
-                    and self._opens_function(k):
-                close = matching(toks, k)
-                if close is not None:
-                    out.append(Body(self._head(k), k, close, self._name(k)))
-                    k = close + 1
-                    continue
-            k += 1
+        after = 0  # braces before this index are inside a body already taken
+        for k in self.indices(("{",), (PUNCTUATION,)):
+            if k < after or k in self.in_directive or not self._opens_function(k):
+                continue
+            close = matching(toks, k)
+            if close is not None:
+                out.append(Body(self._head(k), k, close, self._name(k)))
+                after = close + 1
         return out
 
     def _opens_function(self, k: int) -> bool:
@@ -573,14 +600,17 @@ class View:
                 return b
         return None
 
+    def between(self, ks: list[int], a: int, b: int) -> list[int]:
+        """The indices of ascending `ks` in [a, b)."""
+        return ks[bisect_left(ks, a):bisect_left(ks, b)]
+
     @cached_property
     def warp_bodies(self) -> list[Body]:
         """Function bodies that use a warp intrinsic, or lane/warp index helpers (a function
         named like laneId / warp_id)."""
+        uses = self.indices(WARP_INTRINSICS)
         return [b for b in self.bodies
-                if _LANE_HELPER.search(b.name) or any(
-                    self.toks[k].kind == IDENTIFIER and self.toks[k].text in WARP_INTRINSICS
-                    for k in range(b.open, b.close))]
+                if _LANE_HELPER.search(b.name) or self.between(uses, b.open, b.close)]
 
     def is_device_body(self, body: Body) -> bool:
         return any(self.toks[k].text in ("__device__", "__global__")
@@ -611,9 +641,8 @@ def check_inline_ptx(v: View) -> list[Finding]:
     out = []
     defines = {k for name, a, b in v.directive_ranges if name == "define"
                for k in range(a, b)}
-    for k, t in enumerate(v.toks):
-        if t.text not in ASM_WORDS or t.kind not in (KEYWORD, IDENTIFIER):
-            continue
+    for k in v.indices(ASM_WORDS, (KEYWORD, IDENTIFIER)):
+        t = v.toks[k]
         p = k + 1
         while v.text(p) in ASM_QUALIFIERS:
             p += 1
@@ -652,8 +681,9 @@ def _warp_size_macros(v: View) -> dict[str, list[tuple[int, int]]]:
         values.setdefault(d.name, set()).add(val)
         if val == 32:
             sites.setdefault(d.name, []).append((d.name_index, d.value[-1]))
-    for k, t in v.identifiers():
-        if not _warp_size_name(t.text) or not v.punct(k + 1, "=") or v.is_member(k):
+    for k in v.indices(v.names_where(_warp_size_name)):
+        t = v.toks[k]
+        if not v.punct(k + 1, "=") or v.is_member(k):
             continue
         end = k + 2
         while end < len(v.toks) and v.text(end) not in (";", ",", "}", ">", ")"):
@@ -675,18 +705,24 @@ def check_hardcoded_warp_size(v: View) -> list[Finding]:
                 f"{name} is hard-coded as 32, but AMD wavefronts are 64 lanes: use warpSize, "
                 "or define it per platform (#if defined(__HIP_PLATFORM_AMD__) 64)",
                 api=name, hip="warpSize", hint=HARDCODED_WARP_SIZE.fix))
-    for body in v.warp_bodies:
-        out.extend(_lane_arithmetic(v, body))
-        out.extend(_shared_per_warp(v, body, set(macros)))
+    bodies = v.warp_bodies
+    if not bodies:
+        return out
+    ops = v.indices(LANE_ARITHMETIC, (PUNCTUATION,))
+    shared = v.indices(("__shared__",), _ANY_KIND)
+    for body in bodies:
+        out.extend(_lane_arithmetic(v, body, ops))
+        out.extend(_shared_per_warp(v, body, set(macros), shared))
     return out
 
 
-def _lane_arithmetic(v: View, body: Body) -> list[Finding]:
+_ANY_KIND = (IDENTIFIER, KEYWORD, LITERAL, PUNCTUATION)
+
+
+def _lane_arithmetic(v: View, body: Body, ops: list[int]) -> list[Finding]:
     out = []
-    for k in range(body.open + 1, body.close - 1):
+    for k in v.between(ops, body.open + 1, body.close - 1):
         op = v.toks[k]
-        if op.kind != PUNCTUATION or op.text not in LANE_ARITHMETIC:
-            continue
         lit = v.toks[k + 1]
         if lit.kind != LITERAL or int_value(lit.text) != LANE_ARITHMETIC[op.text]:
             continue
@@ -703,12 +739,11 @@ def _lane_arithmetic(v: View, body: Body) -> list[Finding]:
     return out
 
 
-def _shared_per_warp(v: View, body: Body, macros: set[str]) -> list[Finding]:
+def _shared_per_warp(v: View, body: Body, macros: set[str], shared: list[int]) -> list[Finding]:
     out = []
-    k = body.open + 1
-    while k < body.close:
-        if v.text(k) != "__shared__":
-            k += 1
+    after = body.open + 1  # a __shared__ before this is part of the declaration just seen
+    for k in v.between(shared, body.open + 1, body.close):
+        if k < after:
             continue
         end = k
         while end < body.close and v.text(end) not in (";", "="):
@@ -727,7 +762,7 @@ def _shared_per_warp(v: View, body: Body, macros: set[str]) -> list[Finding]:
                     "warp intrinsics assumes 32-lane warps; AMD wavefronts have 64 lanes: size "
                     "it for 64 (or the maximum over platforms) and index it with warpSize",
                     api=f"[{dim[0].text}]", hip="warpSize", hint=HARDCODED_WARP_SIZE.fix))
-        k = end + 1
+        after = end + 1
     return out
 
 
@@ -753,18 +788,23 @@ def _full_mask_names(v: View) -> set[str]:
         val = [k for k in d.value if v.text(k) not in ("(", ")")]
         if not d.function_like and val and _full_mask_at(v, val[0]) == val[-1]:
             names.add(d.name)
-    for k, t in v.identifiers():
-        if v.punct(k + 1, "=") and not v.is_member(k) and k + 2 < len(v.toks):
+    for j in v.indices(("=",), (PUNCTUATION,)):
+        k = j - 1
+        if k >= 0 and v.kinds[k] == IDENTIFIER and not v.is_member(k) and k + 2 < v.n:
             last = _full_mask_at(v, k + 2)
             if last is not None and v.text(last + 1) in (";", ",", "}"):
-                names.add(t.text)
+                names.add(v.texts[k])
     return names
 
 
 def check_lane_mask_32bit(v: View) -> list[Finding]:
     out = []
+    calls = v.indices(MASKED_SYNC | BALLOTS)
+    if not calls:
+        return out
     names = _full_mask_names(v)
-    for k, t in v.identifiers():
+    for k in calls:
+        t = v.toks[k]
         if v.is_member(k) or not v.punct(k + 1, "("):
             continue
         if t.text in MASKED_SYNC:
@@ -884,7 +924,8 @@ def check_wmma(v: View) -> list[Finding]:
                 WMMA, a, b, "<mma.h> (NVIDIA WMMA) has no HIP counterpart: port to rocWMMA "
                 "(<rocwmma/rocwmma.hpp>) or a GEMM library", api="mma.h",
                 hip="rocwmma/rocwmma.hpp", hint=WMMA.fix))
-    for k, t in v.identifiers():
+    for k in v.indices(("nvcuda", "wmma")):
+        t = v.toks[k]
         if t.text == "nvcuda" and v.punct(k + 1, "::") and v.text(k + 2) == "wmma":
             out.append(v.finding(
                 WMMA, k, k + 2, "nvcuda::wmma (tensor-core WMMA) does not exist in HIP: port "
@@ -927,7 +968,8 @@ def _angle_close(v: View, k: int) -> int | None:
 def check_texture_reference(v: View) -> list[Finding]:
     out = []
     refs: set[str] = set()
-    for k, t in v.identifiers():
+    for k in v.indices(TEXTURE_TEMPLATES | TEXTURE_REFERENCE_APIS):
+        t = v.toks[k]
         if v.is_member(k) or v.punct(k - 1, "::"):
             continue
         if t.text in TEXTURE_TEMPLATES and v.punct(k + 1, "<"):
@@ -955,8 +997,9 @@ def check_texture_reference(v: View) -> list[Finding]:
                 api=t.text, hint=TEXTURE_REFERENCE.fix))
     if not refs:
         return out
-    for k, t in v.identifiers():
-        if t.text not in TEXTURE_FETCHES or not v.punct(k + 1, "(") or v.is_member(k):
+    for k in v.indices(TEXTURE_FETCHES):
+        t = v.toks[k]
+        if not v.punct(k + 1, "(") or v.is_member(k):
             continue
         close = matching(v.toks, k + 1)
         args = split_args(v.toks, k + 1, close) if close is not None else None
@@ -976,8 +1019,8 @@ def check_texture_reference(v: View) -> list[Finding]:
 
 def check_launch_bounds(v: View) -> list[Finding]:
     out = []
-    for k, t in v.identifiers():
-        if t.text != "__launch_bounds__" or not v.punct(k + 1, "("):
+    for k in v.indices(("__launch_bounds__",)):
+        if not v.punct(k + 1, "("):
             continue
         close = matching(v.toks, k + 1)
         args = split_args(v.toks, k + 1, close) if close is not None else None
@@ -1003,9 +1046,7 @@ def _cg_aliases(v: View) -> tuple[set[str], bool]:
     """Names that mean namespace cooperative_groups, and whether it is `using`'d."""
     aliases = {CG_NAMESPACE, "cg"}
     using = False
-    for k, t in v.identifiers():
-        if t.text != CG_NAMESPACE:
-            continue
+    for k in v.indices((CG_NAMESPACE,)):
         if v.punct(k - 1, "=") and v.text(k - 3) == "namespace":
             aliases.add(v.text(k - 2))
         if v.text(k - 1) == "namespace" and v.text(k - 2) == "using":
@@ -1019,7 +1060,7 @@ def _bad_tile(size: int) -> bool:
 
 def check_cooperative_groups(v: View) -> list[Finding]:
     out = []
-    mentions_cg = any(t.text == CG_NAMESPACE for _, t in v.identifiers()) or any(
+    mentions_cg = v.mentions((CG_NAMESPACE,)) or any(
         h.startswith("cooperative_groups") for h, _, _ in v.includes)
     if not mentions_cg:
         return out
@@ -1030,8 +1071,8 @@ def check_cooperative_groups(v: View) -> list[Finding]:
                 f"<{header}> has no HIP counterpart: write the reduction/scan/copy with tile "
                 "shuffles or hipCUB", api=header, hint=COOPERATIVE_GROUPS_UNSUPPORTED.fix))
     aliases, using = _cg_aliases(v)
-    for k, t in v.identifiers():
-        name = t.text
+    for k in v.indices(_CG_NAMES):
+        name = v.texts[k]
         qualified = v.punct(k - 1, "::") and v.text(k - 2) in aliases
         if name in CG_MISSING and not v.is_member(k) and (
                 qualified or (name in CG_MISSING_UNQUALIFIED and not v.punct(k - 1, "::")
@@ -1050,6 +1091,9 @@ def check_cooperative_groups(v: View) -> list[Finding]:
         elif name in CG_TILE_TEMPLATES:
             out.extend(_tile_size(v, k))
     return out
+
+
+_CG_NAMES = frozenset(CG_MISSING) | frozenset(CG_MISSING_MEMBERS) | CG_TILE_TEMPLATES
 
 
 def _tile_size(v: View, k: int) -> list[Finding]:
@@ -1083,11 +1127,12 @@ def _tile_size(v: View, k: int) -> list[Finding]:
 
 
 def check_device_prop_field(v: View) -> list[Finding]:
-    if not any(t.text in DEVICE_PROP_TYPES for _, t in v.identifiers()):
+    if not v.mentions(DEVICE_PROP_TYPES):
         return []
     out = []
-    for k, t in v.identifiers():
-        if t.text not in DEVICE_PROP_MISSING or not v.is_member(k):
+    for k in v.indices(DEVICE_PROP_MISSING):
+        t = v.toks[k]
+        if not v.is_member(k):
             continue
         instead = DEVICE_PROP_MISSING[t.text]
         tail = (f": use {instead}" if instead and not instead.startswith("hipDeviceAttribute")
