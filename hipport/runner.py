@@ -210,19 +210,9 @@ class RunSummary:
 
 
 def file_error(relpath: str, message: str) -> Finding:
-    from hipport.findings import RULES, RuleInfo, Severity, register
+    from hipport.findings import FILE_ERROR
 
-    if FILE_ERROR_CODE not in RULES:
-        register(RuleInfo(
-            FILE_ERROR_CODE, "file-error", Severity.ERROR,
-            "A file could not be read, parsed or written.",
-            "hipport cannot vouch for a file it could not process: its CUDA uses are neither "
-            "translated nor reported.",
-            "A source without read permission, or one that vanished during the run.",
-            "Fix the permission or the path, or exclude the file.",
-        ))
-    return Finding(FILE_ERROR_CODE, RULES[FILE_ERROR_CODE].severity, message,
-                   Location(relpath, 1, 1, 1, 1))
+    return Finding(FILE_ERROR.code, FILE_ERROR.severity, message, Location(relpath, 1, 1, 1, 1))
 
 
 # --- one file, in a worker ------------------------------------------------------------------
@@ -549,7 +539,7 @@ def _per_file_options(base: EngineOptions, f: ProjectFile, config: Config,
     for pattern, names in config.per_path_ignore.items():
         if _matches_config(f.path, f.relpath, [pattern], config):
             disabled.update(n for n in names if not _is_rule_code(n))
-    args = compile_db.get(os.path.realpath(f.path), ())
+    args = compile_db.get(os.path.realpath(f.path), ()) if compile_db else ()
     if not disabled and not args:
         return None  # the worker's base options
     return replace(base, disabled_mappings=base.disabled_mappings | disabled,

@@ -26,21 +26,12 @@ from typing import Any
 
 from hipport import __version__
 from hipport.baseline import Baseline, StaleEntry, compare
-from hipport.findings import RULES, Finding, Location, RuleInfo, Severity, register
+from hipport.findings import FILE_ERROR, RULES, Finding, Location, RuleInfo, Severity
 from hipport.suppressions import filter_findings
 from hipport.tables import Status, Tables, load_tables, resolve
 from hipport.target import Target, Version
 
 SCHEMA_VERSION = 1
-
-# The runner registers the same code when it makes these findings itself; keep one entry.
-FILE_ERROR = RULES.get("HIP202") or register(RuleInfo(
-    "HIP202", "file-error", Severity.ERROR,
-    "A file hipport could not read, tokenize or translate.",
-    "Nothing in the file was checked, so a clean report would be a false promise.",
-    "hipport check binary.cu  # a file holding NUL bytes, or unreadable",
-    "Fix or exclude the file (exclude = [...] in [tool.hipport]); the message says why it "
-    "failed."))
 
 FAIL_LEVELS = ("error", "warning", "note", "never")
 
