@@ -16,6 +16,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cached_property
+from operator import itemgetter
 
 from hipport.edits import Edit
 from hipport.findings import Finding, RuleInfo, Severity, register
@@ -386,6 +387,16 @@ DEVICE_PROP_MISSING: dict[str, str | None] = {
     "singleToDoublePrecisionPerfRatio": "hipDeviceAttributeSingleToDoublePrecisionPerfRatio",
 }
 
+_CG_NAMES = frozenset(CG_MISSING) | frozenset(CG_MISSING_MEMBERS) | CG_TILE_TEMPLATES
+# Every fixed text a check looks up through View.indices (indexed when the View is built).
+_INDEXED = frozenset().union(
+    ASM_WORDS, WARP_INTRINSICS, MASKED_SYNC, BALLOTS, LANE_ARITHMETIC, TEXTURE_TEMPLATES,
+    TEXTURE_REFERENCE_APIS, TEXTURE_FETCHES, _CG_NAMES, DEVICE_PROP_TYPES,
+    DEVICE_PROP_MISSING, {CG_NAMESPACE, "nvcuda", "wmma", "__launch_bounds__", "__shared__",
+                          "{", "="})
+_TEXT = itemgetter(1)  # Token.text
+_KIND = itemgetter(0)  # Token.kind
+
 # --------------------------------------------------------------------------- token view
 
 
@@ -445,19 +456,32 @@ class View:
         self.ctx = ctx
         self.orig = [i for i, t in enumerate(ctx.tokens) if t.kind != COMMENT]
         self.toks: list[Token] = [ctx.tokens[i] for i in self.orig]
-        self._index_of = {o: k for k, o in enumerate(self.orig)}
-        self.texts: list[str] = [t.text for t in self.toks]
-        self.kinds: list[str] = [t.kind for t in self.toks]
+        self.texts: list[str] = list(map(_TEXT, self.toks))
+        self.kinds: list[str] = list(map(_KIND, self.toks))
         self.n = len(self.toks)
-        at: dict[str, list[int]] = {}
-        for k, text in enumerate(self.texts):
-            ks = at.get(text)
+        # text -> ascending code-token indices of the tokens spelled so (any kind), for
+        # the texts in self._indexed: the checks' own vocabulary up front, others on demand
+        self.at: dict[str, list[int]] = {}
+        self._indexed: set[str] = set()
+        self._index(_INDEXED)
+
+    def _index(self, texts: Collection[str]) -> None:
+        """Add the positions of `texts` to self.at, in one pass over the tokens."""
+        missing = {t for t in texts if t not in self._indexed}
+        if not missing:
+            return
+        at, all_texts = self.at, self.texts
+        for k in [k for k, t in enumerate(all_texts) if t in missing]:
+            ks = at.get(all_texts[k])
             if ks is None:
-                at[text] = [k]
+                at[all_texts[k]] = [k]
             else:
                 ks.append(k)
-        # text -> ascending code-token indices of every token with that text (any kind)
-        self.at = at
+        self._indexed |= missing
+
+    @cached_property
+    def _index_of(self) -> dict[int, int]:
+        return {o: k for k, o in enumerate(self.orig)}
 
     def text(self, k: int | None) -> str:
         return self.texts[k] if k is not None and 0 <= k < self.n else ""
@@ -474,6 +498,7 @@ class View:
     def indices(self, texts: Collection[str], kinds: Collection[str] = (IDENTIFIER,)) -> list[int]:
         """Ascending code-token indices of the tokens spelled as one of `texts` and of one
         of `kinds` (identifiers by default)."""
+        self._index(texts)
         at, own = self.at, self.kinds
         hits = [at[t] for t in texts if t in at]
         if not hits:
@@ -487,7 +512,7 @@ class View:
 
     def names_where(self, test: Callable[[str], bool]) -> list[str]:
         """Distinct token texts passing `test` (each text tested once)."""
-        return [t for t in self.at if test(t)]
+        return [t for t in set(self.texts) if test(t)]
 
     def finding(self, info: RuleInfo, a: int, b: int, message: str, **fields: object) -> Finding:
         """A finding spanning code tokens a..b inclusive."""
@@ -1091,9 +1116,6 @@ def check_cooperative_groups(v: View) -> list[Finding]:
         elif name in CG_TILE_TEMPLATES:
             out.extend(_tile_size(v, k))
     return out
-
-
-_CG_NAMES = frozenset(CG_MISSING) | frozenset(CG_MISSING_MEMBERS) | CG_TILE_TEMPLATES
 
 
 def _tile_size(v: View, k: int) -> list[Finding]:
