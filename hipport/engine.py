@@ -16,12 +16,16 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping as MappingABC
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from hipport.edits import Edit, OverlappingEdits, apply, normalize
 from hipport.findings import Finding, Location
 from hipport.lexer import IDENTIFIER, LexError, Token, lex, might_need_translation
 from hipport.tables import Status, Tables, load_tables
 from hipport.target import Target, Version
+
+if TYPE_CHECKING:
+    from hipport.rules.tokens import Directive
 
 
 @dataclass(frozen=True)
@@ -98,8 +102,9 @@ def _translate_tokens(source: bytes, tokens: list[Token], path: str, target: Tar
     from hipport.rules import Context, all_rules  # the rules import this module's types
 
     tables = options.tables or load_tables()
-    defined = names_defined_by(tokens, source)
-    ctx = Context(source, tokens, path, target, tables, options, defined=defined)
+    ctx = Context(source, tokens, path, target, tables, options)
+    # the directive lines are found once per file, for this and for every rule
+    ctx.defined = defined = names_defined_by(tokens, source, ctx.directives)
     findings: list[Finding] = []
     if options.semantic or options.cuda_path or options.compile_args:
         findings.extend(_semantic(ctx))
@@ -183,17 +188,21 @@ _NOT_TYPES = frozenset({
 _AFTER_DECLARATOR = frozenset({"=", ";", ",", "[", "{", "(", ")", ":"})
 
 
-def names_defined_by(tokens: list[Token], source: bytes = b"") -> frozenset[str]:
+def names_defined_by(tokens: list[Token], source: bytes = b"",
+                     directives: list[Directive] | None = None) -> frozenset[str]:
     """Names the file itself defines: macros, functions, types, variables, enumerators.
 
     A token heuristic (no preprocessor, no parser): good enough to know that a
-    `CUDA_CHECK` macro or a `cudaCheck` function is the project's own.
+    `CUDA_CHECK` macro or a `cudaCheck` function is the project's own. `directives`:
+    the file's directive lines when the caller has them already.
     """
-    from hipport.rules.tokens import directives
+    if directives is None:
+        from hipport.rules.tokens import directives as find_directives
 
+        directives = find_directives(source, tokens) if source else []
     names: set[str] = set()
     in_directive: set[int] = set()
-    for d in directives(source, tokens) if source else ():
+    for d in directives if source else ():
         in_directive.update(range(d.hash, d.end))
         if d.name == "define" and d.hash + 2 < d.end and tokens[d.hash + 2].kind in (
                 IDENTIFIER, "keyword"):

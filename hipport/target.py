@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import total_ordering
+from functools import cached_property
 
 _VERSION_RE = re.compile(r"^\s*(\d+(?:\.\d+)*)(?:[-.]?(dev|rc\d*|a\d*|b\d*))?\s*$", re.IGNORECASE)
 
 
-@total_ordering
 @dataclass(frozen=True)
 class Version:
     """A dotted version compared numerically: 6.10 > 6.9, 6.2 == 6.2.0.
@@ -31,22 +30,47 @@ class Version:
         parts = tuple(int(p) for p in match.group(1).split("."))
         return cls(parts, dev=bool(match.group(2)))
 
-    def _key(self) -> tuple[tuple[int, ...], int]:
+    @cached_property
+    def _sort_key(self) -> tuple[tuple[int, ...], int]:
+        # computed once per object (versions are compared for every table lookup)
         parts = list(self.parts)
         while len(parts) > 1 and parts[-1] == 0:
             parts.pop()
         return tuple(parts), 1 if self.dev else 0
 
+    def _key(self) -> tuple[tuple[int, ...], int]:
+        return self._sort_key
+
+    def __getstate__(self) -> dict[str, object]:
+        return {"parts": self.parts, "dev": self.dev}  # pickles without the cached key
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Version):
             return NotImplemented
-        return self._key() == other._key()
+        return self._sort_key == other._sort_key
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash(self._sort_key)
 
     def __lt__(self, other: Version) -> bool:
-        return self._key() < other._key()
+        if not isinstance(other, Version):
+            return NotImplemented
+        return self._sort_key < other._sort_key
+
+    def __le__(self, other: Version) -> bool:
+        if not isinstance(other, Version):
+            return NotImplemented
+        return self._sort_key <= other._sort_key
+
+    def __gt__(self, other: Version) -> bool:
+        if not isinstance(other, Version):
+            return NotImplemented
+        return self._sort_key > other._sort_key
+
+    def __ge__(self, other: Version) -> bool:
+        if not isinstance(other, Version):
+            return NotImplemented
+        return self._sort_key >= other._sort_key
 
     def __str__(self) -> str:
         text = ".".join(str(p) for p in self.parts)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from weakref import WeakKeyDictionary
 
 from hipport.tables.model import HipExt, Mapping, Tables
 from hipport.target import Target, Version
@@ -84,13 +85,41 @@ def _reached(version: Version | None, target: Version | None) -> Version | None:
     return version if target is None or target >= version else None
 
 
+# Resolutions of table rows, per Tables object (weakly: a dropped Tables drops its memo),
+# per Target and per name. A Resolution is frozen and depends on nothing else, so one per
+# process serves every file; names not in the tables are cheap and not kept.
+_MEMO: WeakKeyDictionary[Tables, dict[Target, dict[str, Resolution]]] = WeakKeyDictionary()
+
+
 def resolve(tables: Tables, name: str, target: Target) -> Resolution:
     """What happens to CUDA name `name` for `target`."""
+    memo = _memo_for(tables, target)
+    res = memo.get(name) if memo is not None else None
+    if res is not None:
+        return res
     mapping = tables.get(name)
     if mapping is None:
         status = Status.HIP if tables.is_hip_name(name) else Status.UNKNOWN
         return Resolution(name, status)
-    return _resolve_row(tables, mapping, target)
+    res = _resolve_row(tables, mapping, target)
+    if memo is not None:
+        memo[name] = res
+    return res
+
+
+def _memo_for(tables: Tables, target: Target) -> dict[str, Resolution] | None:
+    """The memo of one Tables object and Target (None for a stand-in that cannot be
+    weakly referenced or hashed)."""
+    try:
+        by_target = _MEMO.get(tables)
+        if by_target is None:
+            by_target = _MEMO[tables] = {}
+        memo = by_target.get(target)
+        if memo is None:
+            memo = by_target[target] = {}
+    except TypeError:
+        return None
+    return memo
 
 
 def _resolve_row(tables: Tables, mapping: Mapping, target: Target) -> Resolution:
