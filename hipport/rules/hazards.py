@@ -15,7 +15,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from operator import itemgetter
 
 from hipport.edits import Edit
@@ -421,6 +421,7 @@ def _unsigned_only_suffix(text: str) -> bool:
     return "u" in suffix.lower() and "l" not in suffix.lower()
 
 
+@lru_cache(maxsize=1 << 16)  # asked of every distinct name of every file
 def _warp_size_name(name: str) -> bool:
     flat = name.lower().replace("_", "")
     return flat.endswith(("warpsize", "warpsz", "threadsperwarp", "warpthreads",
@@ -479,10 +480,6 @@ class View:
                 ks.append(k)
         self._indexed |= missing
 
-    @cached_property
-    def _index_of(self) -> dict[int, int]:
-        return {o: k for k, o in enumerate(self.orig)}
-
     def text(self, k: int | None) -> str:
         return self.texts[k] if k is not None and 0 <= k < self.n else ""
 
@@ -523,10 +520,12 @@ class View:
     def directive_ranges(self) -> list[tuple[str, int, int]]:
         """(name, first, end) of every directive, in code-token indices."""
         out = []
+        orig = self.orig
         for d in self.ctx.directives:
-            ks = [self._index_of[i] for i in range(d.hash, d.end) if i in self._index_of]
-            if ks:
-                out.append((d.name, ks[0], ks[-1] + 1))
+            # the code tokens of [hash, end) are consecutive in orig (which is ascending)
+            first, end = bisect_left(orig, d.hash), bisect_left(orig, d.end)
+            if first < end:
+                out.append((d.name, first, end))
         return out
 
     @cached_property

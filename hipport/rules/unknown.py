@@ -55,12 +55,13 @@ class UnknownRule:
     def run(self, ctx: Context) -> tuple[list[Edit], list[Finding]]:
         findings: list[Finding] = []
         tokens = ctx.tokens
-        tables = ctx.tables
         opts = ctx.options
         known = ctx.defined | opts.project_names | ctx.user_declared
-        match = LOOKS_CUDA.match
         directive_at = ctx.directive_at
         seen_macro: set[str] = set()
+        # name -> whether it may be reported (the tests that depend on the name only),
+        # decided once per distinct name of the file
+        candidate: dict[str, bool] = {}
         for i, tok in enumerate(tokens):
             if tok.kind != IDENTIFIER:
                 continue
@@ -78,12 +79,10 @@ class UnknownRule:
                         finding.message += "; an #error in this #if chain will fire"
                     findings.append(finding)
                 continue
-            if name.endswith(("_h__", "_H__")):
-                continue  # a header's include guard (see rename.INCLUDE_GUARDS), not API
-            if not match(name) or name in tables.by_cuda or tables.is_hip_name(name):
-                continue
-            if name in known or name in opts.user_renames or name in opts.disabled_mappings \
-                    or name in PRESERVE or name in INCLUDE_GUARDS:
+            ok = candidate.get(name)
+            if ok is None:
+                ok = candidate[name] = _may_report(ctx, name, known)
+            if not ok:
                 continue
             d = directive_at.get(i)
             if d is not None and d.name == "include":
@@ -95,6 +94,17 @@ class UnknownRule:
                 UNKNOWN.code, tok.start, tok.end,
                 f"{name} looks like CUDA but is not in hipport's tables", api=name))
         return [], findings
+
+
+def _may_report(ctx: Context, name: str, known: frozenset[str]) -> bool:
+    """Looks like CUDA, is in no table and is not the project's own (wherever it is)."""
+    if name.endswith(("_h__", "_H__")):
+        return False  # a header's include guard (see rename.INCLUDE_GUARDS), not API
+    tables, opts = ctx.tables, ctx.options
+    if not LOOKS_CUDA.match(name) or name in tables.by_cuda or tables.is_hip_name(name):
+        return False
+    return not (name in known or name in opts.user_renames or name in opts.disabled_mappings
+                or name in PRESERVE or name in INCLUDE_GUARDS)
 
 
 _OPENS = ("if", "ifdef", "ifndef")
