@@ -11,11 +11,13 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import stat as statmod
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -51,6 +53,9 @@ class RunOptions:
     # False: the command needs outputs and summary counts only (translate -o / --in-place
     # without --fail-on), so cached results are loaded only for outputs that are stale.
     need_results: bool = True
+    # True (check): results are kept in the cache, not in memory; the report loads them one
+    # at a time (FileOutcome.loader), so the parent never holds the whole tree's results.
+    stream_results: bool = False
     progress: bool | None = None  # None: on a terminal outside CI
 
 
@@ -331,7 +336,7 @@ def run_paths(paths: list[Path], config: Config, opts: RunOptions,
                                            cache_mod.tables_version(mappings_dir()))
     outcomes: dict[str, FileOutcome] = {}
     todo: list[tuple] = []
-    lazy = not opts.need_results and not opts.rename_suffix
+    lazy = (not opts.need_results or opts.stream_results) and not opts.rename_suffix
     for f in work:
         per_file = _per_file_options(base_options, f, config, compile_db)
         item = (str(f.path), f.relpath, f.kind, "", per_file, opts.max_file_size)
@@ -340,6 +345,7 @@ def run_paths(paths: list[Path], config: Config, opts: RunOptions,
             outcomes[f.relpath] = outcome
             continue
         todo.append(item)
+    items = {item[1]: item for item in todo}
     done = len(outcomes)
     total = len(work)
     if on_progress:
@@ -347,10 +353,14 @@ def run_paths(paths: list[Path], config: Config, opts: RunOptions,
     by_rel = {f.relpath: f for f in work}
     for relpath, result, error, st in _execute(todo, opts, base_options):
         outcome = _outcome(by_rel[relpath], result, error, opts)
-        outcomes[relpath] = outcome
         if manifest is not None and result is not None and st is not None and not error \
                 and not result.error:
-            _store(manifest, _cache_key(by_rel[relpath]), st, result)
+            stored = _store(manifest, _cache_key(by_rel[relpath]), st, result)
+            if stored is not None and lazy and opts.stream_results:
+                f = by_rel[relpath]
+                outcome = _lazy_outcome(manifest, f, stored[0], stored[1], items[relpath],
+                                        opts, cached=False)
+        outcomes[relpath] = outcome
         done += 1
         if on_progress:
             on_progress(done, total)
@@ -384,9 +394,11 @@ def _make_result(source: bytes, output: bytes, fields: tuple) -> TranslationResu
     return TranslationResult(path, source, output, edits, findings, uses, defined_names)
 
 
-def _store(manifest, key: str, st: os.stat_result, result: TranslationResult) -> None:  # noqa: ANN001
+def _store(manifest, key: str, st: os.stat_result,  # noqa: ANN001
+           result: TranslationResult) -> tuple[str, FileInfo] | None:
     """One result entry (without the source, and without the output when unchanged) and its
-    line in the stat index. A cache that cannot be written only costs speed."""
+    line in the stat index; returns (digest, info), or None when the cache cannot be written
+    (which only costs speed)."""
     from hipport.cache import content_hash
 
     digest = content_hash(result.source)
@@ -396,8 +408,10 @@ def _store(manifest, key: str, st: os.stat_result, result: TranslationResult) ->
         manifest.results.store(digest, key, result.source, result.output, fields)
     except OSError:
         manifest.forget(key)
-        return
-    manifest.record(key, st, digest, file_info(result, digest, out_digest))
+        return None
+    info = file_info(result, digest, out_digest)
+    manifest.record(key, st, digest, info)
+    return digest, info
 
 
 def _from_cache(manifest, f: ProjectFile, item: tuple, opts: RunOptions,  # noqa: ANN001
@@ -408,24 +422,26 @@ def _from_cache(manifest, f: ProjectFile, item: tuple, opts: RunOptions,  # noqa
     hit = manifest.check(key, f.path)
     if hit is None or hit.info is None:
         return None
-    store = manifest.results
-
-    def load(data: bytes | None = hit.data) -> TranslationResult | None:
-        return store.load(hit.digest, key, f.path, data, _make_result)
-
     if not lazy:
-        result = load()
+        result = manifest.results.load(hit.digest, key, f.path, hit.data, _make_result)
         return _outcome(f, result, None, opts, cached=True) if result is not None else None
+    return _lazy_outcome(manifest, f, hit.digest, hit.info, item, opts)
+
+
+def _lazy_outcome(manifest, f: ProjectFile, digest: str, info: FileInfo,  # noqa: ANN001
+                  item: tuple, opts: RunOptions, cached: bool = True) -> FileOutcome:
+    """An outcome whose result stays in the cache until something asks for it."""
+    key, store = _cache_key(f), manifest.results
     out_rel = renamed(f.relpath, opts.rename_suffix) if f.kind != "hip" else f.relpath
 
     def load_or_translate() -> TranslationResult | None:
-        result = load(None)
+        result = store.load(digest, key, f.path, None, _make_result)
         if result is None:  # the entry went missing, or the file changed since the check
             _, result, _, _ = _process(item)
         return result
 
-    return FileOutcome(f.path, f.relpath, f.kind, "changed" if hit.info.changed else "unchanged",
-                       None, None, out_rel, True, info=hit.info, loader=load_or_translate)
+    return FileOutcome(f.path, f.relpath, f.kind, "changed" if info.changed else "unchanged",
+                       None, None, out_rel, cached, info=info, loader=load_or_translate)
 
 
 def _cache_key(f: ProjectFile) -> str:
@@ -641,6 +657,7 @@ def _project_names(config: Config, outcomes: dict[str, FileOutcome], opts: RunOp
 
     index = cache_mod.load_index(config.root) if use_cache else {}
     changed = False
+    root_abs = os.path.abspath(config.root)
     for outcome in outcomes.values():
         if outcome.result is not None:
             defined = outcome.result.defined_names
@@ -648,7 +665,7 @@ def _project_names(config: Config, outcomes: dict[str, FileOutcome], opts: RunOp
             defined = outcome.info.defined_names
         else:
             continue
-        key = _index_key(outcome.path, config.root)
+        key = _index_key(outcome.path, config.root, root_abs)
         known = index.get(key)
         if known is not None and known[2] == defined:
             continue  # the stat in the index is informative only: same names, no rewrite
@@ -670,7 +687,12 @@ def _project_names(config: Config, outcomes: dict[str, FileOutcome], opts: RunOp
     return frozenset(names)
 
 
-def _index_key(path: Path, root: Path) -> str:
+def _index_key(path: Path, root: Path, root_abs: str | None = None) -> str:
+    if root_abs is not None:  # the common case, with string operations (once per file)
+        absolute = os.path.abspath(path)
+        prefix = root_abs.rstrip(os.sep) + os.sep
+        if absolute.startswith(prefix):
+            return absolute[len(prefix):].replace(os.sep, "/")
     try:
         return Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
     except ValueError:
@@ -695,12 +717,29 @@ def _apply_project_filters(files: list[FileOutcome], names: frozenset[str],
             for code, api, n in f.info.codes:
                 if not (code == UNKNOWN_CODE and api in names) and code not in codes:
                     f.codes[code] += n
+            if f.loader is not None:
+                f.loader = _filtering(f.loader, names, frozenset(codes))
             continue
-        kept = [x for x in f.result.findings
-                if not (x.code == UNKNOWN_CODE and x.api in names) and x.code not in codes]
-        if len(kept) != len(f.result.findings):
-            f.result = replace(f.result, findings=kept, uses=[
-                u for u in f.result.uses if not (u.status is Status.UNKNOWN and u.api in names)])
+        f.result = _filtered(f.result, names, codes)
+
+
+def _filtered(result: TranslationResult, names: frozenset[str],
+              codes: set[str] | frozenset[str]) -> TranslationResult:
+    kept = [x for x in result.findings
+            if not (x.code == UNKNOWN_CODE and x.api in names) and x.code not in codes]
+    if len(kept) == len(result.findings):
+        return result
+    return replace(result, findings=kept, uses=[
+        u for u in result.uses if not (u.status is Status.UNKNOWN and u.api in names)])
+
+
+def _filtering(loader: Callable[[], TranslationResult | None], names: frozenset[str],
+               codes: frozenset[str]) -> Callable[[], TranslationResult | None]:
+    def load() -> TranslationResult | None:
+        result = loader()
+        return _filtered(result, names, codes) if result is not None else None
+
+    return load
 
 
 # --- writing results ------------------------------------------------------------------------
@@ -714,15 +753,33 @@ def write_outputs(summary: RunSummary, mode: str, outdir: Path | None = None,
     mirror = _Mirror(outdir) if mode == "outdir" and outdir is not None else None
     for f in summary.files:
         try:
-            if mode == "outdir":
-                assert mirror is not None
-                _write_mirrored(f, mirror)
-            elif mode == "in-place":
-                _write_in_place(f, backup)
+            with _signals_held():
+                if mode == "outdir":
+                    assert mirror is not None
+                    _write_mirrored(f, mirror)
+                elif mode == "in-place":
+                    _write_in_place(f, backup)
         except OSError as exc:
             errors.append((f.relpath, f"cannot write: {exc.strerror or exc}"))
             f.status, f.error = "failed", f"cannot write: {exc.strerror or exc}"
     return errors
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT/SIGTERM while one file is written: a Ctrl-C that lands between creating
+    a temp file and the code that cleans it up would leave the temp file behind. The held
+    signal is delivered (KeyboardInterrupt) as soon as the file is whole, between files."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    try:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    except (AttributeError, ValueError, OSError):  # not POSIX, or not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def safe_join(outdir: Path, relpath: str) -> Path:
@@ -748,15 +805,16 @@ class _Mirror:
 
     def __init__(self, outdir: Path) -> None:
         self.outdir = outdir
+        self.outdir_str = os.fspath(outdir)
         self.real_out = os.path.realpath(outdir)
         self.ready: set[str] = {""}
 
     def target(self, rel: str) -> Path:
         """outdir/rel with its parent made; refuses what safe_join refuses."""
-        parts = Path(rel).parts
-        if Path(rel).is_absolute() or ".." in parts:
+        parts = rel.split("/")  # relpaths are posix; string work, not pathlib, per file
+        if rel.startswith("/") or os.path.isabs(rel) or ".." in parts:
             raise OSError(f"refusing to write outside the output directory: {rel}")
-        parent = "/".join(parts[:-1])
+        parent = "/".join(p for p in parts[:-1] if p and p != ".")
         if parent not in self.ready:
             safe_join(self.outdir, parent)  # its own parent stays inside, it is no link
             (self.outdir / parent).mkdir(parents=True, exist_ok=True)
@@ -765,7 +823,7 @@ class _Mirror:
                 raise OSError(f"refusing to write through a symlink out of the output "
                               f"directory: {rel}")
             self.ready.add(parent)
-        return self.outdir / rel
+        return Path(os.path.join(self.outdir_str, rel))
 
 
 def _existing(target: Path, rel: str) -> os.stat_result | None:

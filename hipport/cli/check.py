@@ -67,6 +67,8 @@ def _run(paths: tuple[Path, ...], config, values: dict[str, Any]):  # noqa: ANN0
     opts.progress = False
     # Only files named (as pre-commit passes them): read those and the cached project index.
     opts.index_only_cached = all(p.is_file() for p in paths)
+    # the report reads results one at a time from the cache: memory stays flat with the tree
+    opts.stream_results = True
     return run_paths(list(paths), config, opts)
 
 

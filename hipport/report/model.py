@@ -22,7 +22,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from hipport import __version__
 from hipport.baseline import Baseline, StaleEntry, compare
@@ -291,6 +291,13 @@ class FileInput:
     status: str
     result: Any  # TranslationResult | None
     error: str | None = None
+    loader: Any = None  # () -> TranslationResult: a result the runner left in its cache
+
+    def load(self) -> Any:
+        """The result, loaded (and not kept) when the runner streamed it."""
+        if self.result is not None or self.loader is None:
+            return self.result
+        return self.loader()
 
 
 def inputs_from(source: Any) -> list[FileInput]:
@@ -303,7 +310,8 @@ def inputs_from(source: Any) -> list[FileInput]:
             continue
         if hasattr(item, "relpath"):
             relpath = _root_relative(item.path, item.relpath, root)
-            out.append(FileInput(relpath, item.status, item.result, item.error))
+            loader = getattr(item, "loader", None) if item.result is None else None
+            out.append(FileInput(relpath, item.status, item.result, item.error, loader))
         else:  # a TranslationResult
             status = "failed" if item.error else ("changed" if item.changed else "unchanged")
             out.append(FileInput(item.path, status, item, item.error))
@@ -364,12 +372,28 @@ def build_report(source: Any, target: Target | None = None, *, root: str = ".",
     tables = tables or load_tables()
     inputs = inputs_from(source)
 
+    # One pass, one file at a time: each result is reduced to its findings, counts and
+    # compact use records, then let go (the runner may stream results from its cache, so
+    # the whole tree's sources, edits and uses are never in memory at once).
     active: list[Finding] = []
     silenced: list[Finding] = []
+    uses: list[tuple[str, UseRecord]] = []
+    totals = Totals()
+    items: dict[str, WorkItem] = {}
     for item in inputs:
-        kept, gone = _file_findings(item, selection, suppressions)
+        result = item.load()
+        kept, gone = _file_findings(item, selection, suppressions, result)
         active.extend(kept)
         silenced.extend(gone)
+        _add_totals(totals, item, result)
+        work = items[item.relpath] = WorkItem(item.relpath, "file", item.status,
+                                              error=item.error or getattr(result, "error", None))
+        if result is not None:
+            work.lines = _line_count(result.source)
+            for use in result.uses:
+                work.counts.add(use.status.value)
+                uses.append((item.relpath, _record(use)))
+        del result
     active.sort(key=_order)
     if baseline is not None:
         comparison = compare(baseline, active)
@@ -379,11 +403,8 @@ def build_report(source: Any, target: Target | None = None, *, root: str = ".",
     reported.sort(key=_order)
     accepted.sort(key=_order)
 
-    uses = [(item.relpath, u) for item in inputs if item.result is not None
-            for u in item.result.uses]
-    totals = _totals(inputs)
     families, apis = _statistics(uses, reported + accepted)
-    files = _file_items(inputs, reported, accepted)
+    files = _work_items(items, reported, accepted)
     return Report(
         target=target, root=root, findings=reported, baselined=accepted,
         suppressed=silenced, stale=stale, totals=totals, families=families, apis=apis,
@@ -393,16 +414,39 @@ def build_report(source: Any, target: Target | None = None, *, root: str = ".",
         baseline_path=str(baseline.path) if baseline is not None and baseline.path else None)
 
 
+class UseRecord(NamedTuple):
+    """What the report keeps of one Use: a tuple, a fraction of a Use + Location's size."""
+
+    api: str
+    family: str | None
+    status: Status
+    new_name: str | None
+    min_rocm: Version | None
+    line: int
+    column: int
+
+
+_INTERNED: dict[str, str] = {}
+
+
+def _record(use: Any) -> UseRecord:
+    # one string object per API name across all files (each unpickled result has its own)
+    api = _INTERNED.setdefault(use.api, use.api)
+    new = _INTERNED.setdefault(use.new_name, use.new_name) if use.new_name else use.new_name
+    loc = use.location
+    return UseRecord(api, use.family, use.status, new, use.min_rocm, loc.line, loc.column)
+
+
 def _order(f: Finding) -> tuple:
     loc = f.location
     return (loc.path, loc.line, loc.column, f.code)
 
 
-def _file_findings(item: FileInput, selection: Selection,
-                   use_suppressions: bool) -> tuple[list[Finding], list[Finding]]:
+def _file_findings(item: FileInput, selection: Selection, use_suppressions: bool,
+                   result: Any = None) -> tuple[list[Finding], list[Finding]]:
     """(kept, silenced) findings of one file, with locations on the relpath, severities as
     configured and fingerprints set."""
-    result = item.result
+    result = result if result is not None else item.result
     raw: list[Finding] = []
     if result is not None:
         raw = [replace(f, location=replace(f.location, path=item.relpath), extra=dict(f.extra))
@@ -444,23 +488,19 @@ def _fingerprint(findings: list[Finding], source: bytes) -> None:
         f.extra["fingerprint"] = digest.hexdigest()[:32]
 
 
-def _totals(inputs: list[FileInput]) -> Totals:
-    totals = Totals()
-    for item in inputs:
-        totals.files += 1
-        totals.files_changed += item.status == "changed"
-        totals.files_failed += item.status == "failed"
-        totals.files_skipped += item.status == "skipped"
-        result = item.result
-        if result is None:
-            continue
-        totals.lines += _line_count(result.source)
-        totals.bytes += len(result.source)
-        totals.bytes_changed += sum(e.end - e.start for e in result.edits)
-        totals.lines_changed += _lines_touched(result.source, result.edits)
-        for use in result.uses:
-            totals.counts.add(use.status.value)
-    return totals
+def _add_totals(totals: Totals, item: FileInput, result: Any) -> None:
+    totals.files += 1
+    totals.files_changed += item.status == "changed"
+    totals.files_failed += item.status == "failed"
+    totals.files_skipped += item.status == "skipped"
+    if result is None:
+        return
+    totals.lines += _line_count(result.source)
+    totals.bytes += len(result.source)
+    totals.bytes_changed += sum(e.end - e.start for e in result.edits)
+    totals.lines_changed += _lines_touched(result.source, result.edits)
+    for use in result.uses:
+        totals.counts.add(use.status.value)
 
 
 def _line_count(source: bytes) -> int:
@@ -499,8 +539,9 @@ def _statistics(uses: list[tuple[str, Any]],
         stat.hip = stat.hip or use.new_name
         files_of[key].add(relpath)
         if status != "mapped":
-            loc = use.location
-            stat.locations.append(f"{relpath}:{loc.line}:{loc.column}")
+            line, column = ((use.line, use.column) if isinstance(use, UseRecord)
+                            else (use.location.line, use.location.column))
+            stat.locations.append(f"{relpath}:{line}:{column}")
     by_name = {api: stat for (api, _), stat in by_api.items()}
     for f in findings:
         stat = by_name.get(f.api or "")
@@ -573,16 +614,9 @@ def coverage_across_releases(uses: Iterable[Any], target: Target,
     return out
 
 
-def _file_items(inputs: list[FileInput], reported: list[Finding],
+def _work_items(items: dict[str, WorkItem], reported: list[Finding],
                 accepted: list[Finding]) -> list[WorkItem]:
-    items: dict[str, WorkItem] = {}
-    for inp in inputs:
-        item = items[inp.relpath] = WorkItem(inp.relpath, "file", inp.status,
-                                             error=inp.error or getattr(inp.result, "error", None))
-        if inp.result is not None:
-            item.lines = _line_count(inp.result.source)
-            for use in inp.result.uses:
-                item.counts.add(use.status.value)
+    """Count the findings into the per-file items (a finding may name a file of its own)."""
     for f in reported + accepted:
         item = items.get(f.location.path)
         if item is None:

@@ -227,4 +227,56 @@ class Tables:
 @cache
 def load_tables(directory: str | None = None) -> Tables:
     """Load the tables once per process (from mappings/ unless told otherwise)."""
-    return Tables(Path(directory) if directory else mappings_dir())
+    return _load_via_cache(Path(directory) if directory else mappings_dir())
+
+
+# The parsed tables are kept in the user cache as a pickle named by a digest of every file in
+# mappings/ (and this format): unpickling them is about twice as fast as parsing the TSVs,
+# which stay the source of truth. A missing, stale or unreadable pickle is rebuilt.
+_PICKLE_FORMAT = 1
+
+
+def _load_via_cache(directory: Path) -> Tables:
+    import hashlib
+    import os
+    import pickle
+
+    if os.environ.get("HIPPORT_NO_TABLE_CACHE") == "1":
+        return Tables(directory)
+    try:
+        from hipport import __version__
+        from hipport.cache import cache_dir
+
+        h = hashlib.blake2b(f"{_PICKLE_FORMAT}|{__version__}|{directory.resolve()}".encode(),
+                            digest_size=16)
+        for path in sorted(directory.iterdir()):
+            if path.is_file():
+                h.update(f"\0{path.name}\0".encode())
+                h.update(path.read_bytes())
+        where = cache_dir() / "tables" / f"{h.hexdigest()}.pickle"
+    except Exception:  # noqa: BLE001 - no usable cache directory: parse the TSVs
+        return Tables(directory)
+    import gc
+
+    try:
+        with open(where, "rb") as fh:
+            data = fh.read()
+        gc.disable()  # 9,000 rows of tuples: the collector would run dozens of times for nothing
+        try:
+            tables = pickle.loads(data)
+        finally:
+            gc.enable()
+        if isinstance(tables, Tables):
+            tables.directory = directory
+            return tables
+    except Exception:  # noqa: BLE001 - missing or damaged: rebuild it
+        pass
+    tables = Tables(directory)
+    try:
+        from hipport.cache import write_private
+
+        where.parent.mkdir(parents=True, exist_ok=True)
+        write_private(where, pickle.dumps(tables, protocol=pickle.HIGHEST_PROTOCOL))
+    except Exception:  # noqa: BLE001 - a read-only cache only costs speed
+        pass
+    return tables
