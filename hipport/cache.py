@@ -89,6 +89,22 @@ class Hit:
     data: bytes | None = None
 
 
+def _load(path: Path) -> Any:
+    """Unpickle a cache file with the cyclic collector paused: the objects are plain data
+    (no cycles to find), and a large index would otherwise trigger dozens of collections."""
+    import gc
+
+    with open(path, "rb") as fh:
+        data = fh.read()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.loads(data)
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def write_private(path: Path, payload: bytes) -> None:
     """Temp file + rename, mode 0600, no fsync (a torn cache file is only a miss)."""
     import contextlib
@@ -126,8 +142,7 @@ class ResultStore:
         on a miss, a corrupt entry or a file that changed since."""
         entry_path, key = self._path(digest, file_key)
         try:
-            with open(entry_path, "rb") as fh:
-                fmt, stored_key, output, fields = pickle.load(fh)
+            fmt, stored_key, output, fields = _load(entry_path)
             if fmt != FORMAT or stored_key != key:
                 return None
             if data is None:
@@ -222,8 +237,7 @@ def open_manifest(root: Path, options_key: str, tables_key: str,
     path = (directory or cache_dir()) / f"v{FORMAT}" / f"{name}.pickle"
     manifest = Manifest(path, key, result_store(options_key, tables_key, directory))
     try:
-        with open(path, "rb") as fh:
-            fmt, stored_key, entries = pickle.load(fh)
+        fmt, stored_key, entries = _load(path)
         if fmt == FORMAT and stored_key == key and isinstance(entries, dict):
             manifest.entries = entries
     except FileNotFoundError:
@@ -241,8 +255,7 @@ def index_path(root: Path, directory: Path | None = None) -> Path:
 
 def load_index(root: Path) -> dict[str, tuple[int, int, frozenset[str]]]:
     try:
-        with open(index_path(root), "rb") as fh:
-            fmt, data = pickle.load(fh)
+        fmt, data = _load(index_path(root))
         return data if fmt == FORMAT else {}
     except Exception:  # noqa: BLE001 - missing or corrupt: rebuild
         return {}
