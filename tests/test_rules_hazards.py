@@ -69,6 +69,7 @@ FIRES = [
     (b'__global__ void k(int* o) { o[threadIdx.x % 32] = __any_sync(__activemask(), 1); }',
      ["HIP102 1:43"]),
     (b'#define THREADS_PER_WARP 32\n', ["HIP102 1:9"]),
+    (b'constexpr int kWarp = 32;\n', ["HIP102 1:15"]),
     (b'__device__ int warp_id() { return threadIdx.x / 32; }', ["HIP102 1:47"]),
     # HIP103
     (b'__device__ int f(int v) { return __shfl_sync(0xffffffff, v, 0); }', ["HIP103 1:46"]),

@@ -424,8 +424,10 @@ def _unsigned_only_suffix(text: str) -> bool:
 @lru_cache(maxsize=1 << 16)  # asked of every distinct name of every file
 def _warp_size_name(name: str) -> bool:
     flat = name.lower().replace("_", "")
-    return flat.endswith(("warpsize", "warpsz", "threadsperwarp", "warpthreads",
-                          "lanesperwarp", "warpwidth"))
+    # kWarp / WARP / warp_lanes: constants that hold a warp's width (set to 32 they are a
+    # hazard; the value test is done by the caller)
+    return flat in ("warp", "kwarp", "warplanes", "warplen") or flat.endswith((
+        "warpsize", "warpsz", "threadsperwarp", "warpthreads", "lanesperwarp", "warpwidth"))
 
 
 @dataclass(frozen=True)
