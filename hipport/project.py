@@ -8,8 +8,7 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from hipport.fsio import is_stale_temp
 
@@ -64,6 +63,10 @@ def _matches(relpath: str, patterns: list[str]) -> bool:
 match_globs = _matches  # the public name (the runner matches configuration globs with it)
 
 
+if TYPE_CHECKING:
+    import pathspec
+
+
 class _GitIgnore:
     """Nested .gitignore files, each applying to its own directory and below (as git does)."""
 
@@ -75,6 +78,8 @@ class _GitIgnore:
         if path.is_file():
             try:
                 lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+                import pathspec  # only when a .gitignore exists: it costs ~80 ms to import
+
                 self._specs.append((rel, pathspec.PathSpec.from_lines("gitwildmatch", lines)))
                 return 1
             except OSError:
