@@ -14,7 +14,7 @@ import pytest
 from hipport.findings import Finding, Location, Severity
 from hipport.report import FORMATS, FormatUnavailable, RenderOptions, render
 from hipport.report.github import annotation, escape_data, escape_property
-from tests.conftest import SHARED_DATA
+from tests.conftest import ROOT, SHARED_DATA
 from tests.test_report_helpers import report_of
 
 HEAD = "#include <cuda_runtime.h>\n"
@@ -39,8 +39,19 @@ def test_text_is_compiler_style(report):
     assert "\x1b[" in render(report, "text", RenderOptions(color=True))
 
 
+# The official OASIS SARIF 2.1.0 schema, kept in the repository so the check never depends on
+# ../shared being beside the checkout (a test below keeps it equal to the shared copy).
+SARIF_SCHEMA = ROOT / "tests" / "schemas" / "sarif-schema-2.1.0.json"
+
+
+@pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data is absent")
+def test_vendored_sarif_schema_is_the_shared_one():
+    shared = SHARED_DATA / "sarif" / "sarif-schema-2.1.0.json"
+    assert SARIF_SCHEMA.read_bytes() == shared.read_bytes()
+
+
 def test_sarif_is_valid_and_fit_for_code_scanning(report):
-    schema = json.loads((SHARED_DATA / "sarif" / "sarif-schema-2.1.0.json").read_text())
+    schema = json.loads(SARIF_SCHEMA.read_text())
     data = json.loads(render(report, "sarif"))
     jsonschema.validate(data, schema)
     run = data["runs"][0]
