@@ -128,6 +128,7 @@ def _semantic(ctx) -> list[Finding]:  # noqa: ANN001 (Context: imported late)
                             "semantic pass: " + "; ".join(info.errors))]
     # Declared in this file and not by the toolkit: the user's own (never renamed/reported).
     ctx.user_declared = info.user_declared
+    ctx.confirmed_launches = info.launches
     return []
 
 

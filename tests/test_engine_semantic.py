@@ -41,3 +41,26 @@ def test_semantic_translation_matches_token_mode() -> None:
     semantic = translate_source(SRC, "s.cu", Target(), EngineOptions(semantic=True))
     assert semantic.output == tokens.output
     assert "HIP013" not in [f.code for f in semantic.findings]
+
+
+LAUNCHES = b"""#include <cuda_runtime.h>
+__global__ void k(float* p) { p[threadIdx.x] = 0.f; }
+void run(float* d) {
+  k<<<1, 1>>>(d);
+#if 0
+  undeclared_kernel<<<1, 1>>>(d);
+#endif
+}
+"""
+
+
+def test_semantic_mode_rewrites_only_confirmed_launches() -> None:
+    """The AST confirms the real launch; the one in a dead #if 0 arm is not a launch the
+    compiler sees, so semantic mode reports it instead of rewriting it."""
+    target = Target(launch_syntax="hip")
+    tokens = translate_source(LAUNCHES, "l.cu", target)
+    assert tokens.output.count(b"hipLaunchKernelGGL(") == 2
+    semantic = translate_source(LAUNCHES, "l.cu", target, EngineOptions(semantic=True))
+    assert b"hipLaunchKernelGGL(k, dim3(1), dim3(1), 0, 0, d)" in semantic.output
+    assert b"undeclared_kernel<<<1, 1>>>(d)" in semantic.output
+    assert [f.code for f in semantic.findings if f.code == "HIP009"] == ["HIP009"]

@@ -31,6 +31,9 @@ class Context:
     defined: frozenset[str] = frozenset()
     # Names a semantic pass found to be the user's own declarations (never renamed).
     user_declared: frozenset[str] = frozenset()
+    # Byte offsets of the kernel names of launches the semantic pass confirmed as AST nodes;
+    # None without a semantic pass (then every token-level launch counts).
+    confirmed_launches: frozenset[int] | None = None
     # Every CUDA identifier occurrence (engine.Use), appended by the rules that see them.
     uses: list = field(default_factory=list)
     _resolutions: dict[str, Resolution] = field(default_factory=dict, repr=False)

@@ -55,6 +55,14 @@ class LaunchRule:
                 "dim3(grid), dim3(block), shmem, stream, args...)"))
             return
         name_start, name_end, template, config, lparen, rparen = parts
+        if not _confirmed(ctx, i, tokens[name_start].start, tokens[i].start):
+            findings.append(ctx.finding(
+                NEEDS_HUMAN.code, tokens[name_start].start, tokens[i + 1].end,
+                "kernel launch not rewritten: the semantic pass (full parse) did not see a "
+                "kernel launch here", api="<<<>>>",
+                hint="check the kernel name and the include paths (-p, --cuda-path); "
+                "rewrite it by hand if it is a launch"))
+            return
         src = ctx.source
         new: list[tuple[int, int, str]] = []
         head = "hipLaunchKernelGGL(" + ("HIP_KERNEL_NAME(" if template else "")
@@ -83,6 +91,16 @@ class LaunchRule:
             new.extend(_gap(src, tokens, prev_end, tokens[rparen].start, tail))
         for start, end, text in new:
             edits.append(ctx.edit(start, end, text, self.name))
+
+
+def _confirmed(ctx: Context, i: int, name_start: int, open_start: int) -> bool:
+    """In semantic mode, a launch outside a #define must be one the AST saw (a call whose
+    callee starts at the kernel name); launches written in macro bodies are checked where
+    the macro expands, so they are not second-guessed here. Without semantic info: yes."""
+    confirmed = ctx.confirmed_launches
+    if confirmed is None or i in ctx.directive_at:
+        return True
+    return any(name_start <= offset <= open_start for offset in confirmed)
 
 
 def _is_dim3(tokens: list[Token], a: int, b: int) -> bool:
