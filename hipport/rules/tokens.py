@@ -60,26 +60,34 @@ def matching(tokens: list[Token], i: int, limit: int | None = None) -> int | Non
     return None
 
 
-def split_args(tokens: list[Token], open_i: int, close_i: int) -> list[tuple[int, int]] | None:
+def split_args(tokens: list[Token], open_i: int, close_i: int, *,
+               templates: bool = False) -> list[tuple[int, int]] | None:
     """Top-level comma-separated arguments between brackets at open_i and close_i, as
     half-open token index ranges [a, b). None when brackets inside do not balance.
-    An empty argument list gives []."""
+    An empty argument list gives []. With `templates`, commas inside template argument
+    lists (`f<a, b>`) do not split."""
     args: list[tuple[int, int]] = []
     depth = 0
     start = open_i + 1
-    for j in range(open_i + 1, close_i):
+    j = open_i + 1
+    while j < close_i:
         tok = tokens[j]
-        if tok.kind != PUNCTUATION:
-            continue
-        if tok.text in OPENERS:
-            depth += 1
-        elif tok.text in CLOSERS:
-            depth -= 1
-            if depth < 0:
-                return None
-        elif tok.text == "," and depth == 0:
-            args.append((start, j))
-            start = j + 1
+        if tok.kind == PUNCTUATION:
+            if templates and tok.text == "<":
+                k = template_close(tokens, j, close_i)
+                if k is not None:
+                    j = k + 1
+                    continue
+            elif tok.text in OPENERS:
+                depth += 1
+            elif tok.text in CLOSERS:
+                depth -= 1
+                if depth < 0:
+                    return None
+            elif tok.text == "," and depth == 0:
+                args.append((start, j))
+                start = j + 1
+        j += 1
     if depth != 0:
         return None
     if not args and not _has_code(tokens, start, close_i):
@@ -119,34 +127,7 @@ def template_close(tokens: list[Token], i: int, end: int) -> int | None:
 def split_template_args(tokens: list[Token], open_i: int,
                         close_i: int) -> list[tuple[int, int]] | None:
     """As split_args, but commas inside template argument lists (`f<a, b>`) do not split."""
-    args: list[tuple[int, int]] = []
-    depth = 0
-    start = open_i + 1
-    j = open_i + 1
-    while j < close_i:
-        tok = tokens[j]
-        if tok.kind == PUNCTUATION:
-            if tok.text == "<":
-                k = template_close(tokens, j, close_i)
-                if k is not None:
-                    j = k + 1
-                    continue
-            elif tok.text in OPENERS:
-                depth += 1
-            elif tok.text in CLOSERS:
-                depth -= 1
-                if depth < 0:
-                    return None
-            elif tok.text == "," and depth == 0:
-                args.append((start, j))
-                start = j + 1
-        j += 1
-    if depth != 0:
-        return None
-    if not args and not _has_code(tokens, start, close_i):
-        return []
-    args.append((start, close_i))
-    return args
+    return split_args(tokens, open_i, close_i, templates=True)
 
 
 def _has_code(tokens: list[Token], a: int, b: int) -> bool:
