@@ -31,7 +31,8 @@ TARGET_OPTIONS = [
                  help="Map library calls to ROCm libraries (rocBLAS, rocSPARSE, ...) instead "
                       "of the hip* wrappers."),
     click.option("--amd-ext/--no-amd-ext", "amd_ext", default=None,
-                 help="Apply AMD hipExt* alternatives where one is a drop-in replacement."),
+                 help="Offer AMD hipExt* alternatives for every API one can stand in for "
+                      "(applied only where one is a drop-in replacement)."),
     click.option("--launch-syntax", type=click.Choice(["cuda", "hip"]), default=None,
                  help="Keep <<<...>>> launches (cuda, default) or rewrite them to "
                       "hipLaunchKernelGGL (hip)."),
