@@ -80,7 +80,7 @@ class _GitIgnore:
                 lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
                 import pathspec  # only when a .gitignore exists: it costs ~80 ms to import
 
-                self._specs.append((rel, pathspec.PathSpec.from_lines("gitwildmatch", lines)))
+                self._specs.append((rel, pathspec.GitIgnoreSpec.from_lines(lines)))
                 return 1
             except OSError:
                 pass
