@@ -144,9 +144,11 @@ def test_sigint_during_in_place_run(tmp_path: Path) -> None:
 
 
 def test_sigint_while_translating_does_not_hang(tmp_path: Path) -> None:
-    """SIGINT before any write (the pool is busy): exit 130 promptly, nothing changed."""
+    """SIGINT before any write (the pool is busy): exit 130 promptly, nothing changed.
+    In-place writes start only once every file is translated; 2,000 files keep the pool
+    busy for several seconds even on a fast machine, well past the 1.5 s wait."""
     tree = tmp_path / "t"
-    states = _make_tree(tree, 400)
+    states = _make_tree(tree, 2000)
     proc = popen(["translate", tree, "--in-place", "-j", "2", "--no-progress"],
                  tmp_path / "cache")
     time.sleep(1.5)
