@@ -119,12 +119,3 @@ def _umask() -> int:
         _UMASK = os.umask(0)
         os.umask(_UMASK)
     return _UMASK
-
-
-def is_within(path: Path, root: Path) -> bool:
-    """True if `path`, with every symlink resolved, lies inside `root`."""
-    try:
-        Path(os.path.realpath(path)).relative_to(os.path.realpath(root))
-    except ValueError:
-        return False
-    return True
