@@ -77,13 +77,6 @@ class Version:
         return f"{text}-dev" if self.dev else text
 
 
-def parse_optional(text: str | None) -> Version | None:
-    """Parse a table cell: blank means no version."""
-    if text is None or not str(text).strip():
-        return None
-    return Version.parse(text)
-
-
 @dataclass(frozen=True)
 class Target:
     """What a translation aims at.

@@ -7,7 +7,7 @@ import fnmatch
 import re
 from dataclasses import dataclass, replace
 
-from hipport.tables.lookup import Status, resolve
+from hipport.tables.lookup import Status
 from hipport.tables.model import FAMILIES, HipExt, Mapping, Tables
 from hipport.target import Target, Version
 
@@ -85,8 +85,3 @@ def search(tables: Tables, pattern: str) -> tuple[list[Mapping], list[HipExt]]:
     rows = [r for r in tables.rows if any(n and match(n) for n in (r.cuda, r.hip, r.roc))]
     exts = [e for e in tables.hipext.values() if match(e.name)]
     return rows, exts
-
-
-def resolve_name(tables: Tables, name: str, target: Target):
-    """`resolve` re-exported for the CLI."""
-    return resolve(tables, name, target)
