@@ -53,15 +53,6 @@ def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
-def tables_version(directory: Path) -> str:
-    """A digest of the mapping files' sizes and times: cheap, and changes with the tables."""
-    h = hashlib.blake2b(digest_size=12)
-    for path in sorted(directory.glob("*.tsv")):
-        st = path.stat()
-        h.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns};".encode())
-    return h.hexdigest()
-
-
 @dataclass(slots=True)
 class Entry:
     """One file in the stat index: what its stat was when its digest was taken, and the

@@ -316,7 +316,7 @@ def renamed(relpath: str, rename_suffix: dict[str, str]) -> str:
 def run_paths(paths: list[Path], config: Config, opts: RunOptions,
               on_progress: Callable[[int, int], None] | None = None) -> RunSummary:
     from hipport import cache as cache_mod
-    from hipport.tables.model import mappings_dir
+    from hipport.tables.model import mappings_digest, mappings_dir
 
     start = time.perf_counter()
     discovery = discover(paths, include=opts.include, exclude=opts.exclude,
@@ -333,7 +333,7 @@ def run_paths(paths: list[Path], config: Config, opts: RunOptions,
     if opts.use_cache and not opts.index_only_cached:
         manifest = cache_mod.open_manifest(config.root,
                                            options_key(opts, config, include_renames),
-                                           cache_mod.tables_version(mappings_dir()))
+                                           mappings_digest(mappings_dir()))
     outcomes: dict[str, FileOutcome] = {}
     todo: list[tuple] = []
     lazy = (not opts.need_results or opts.stream_results) and not opts.rename_suffix

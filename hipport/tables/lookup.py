@@ -101,7 +101,7 @@ def resolve(tables: Tables, name: str, target: Target) -> Resolution:
     if mapping is None:
         status = Status.HIP if tables.is_hip_name(name) else Status.UNKNOWN
         return Resolution(name, status)
-    res = _resolve_row(tables, mapping, target)
+    res = resolve_row(tables, mapping, target)
     if memo is not None:
         memo[name] = res
     return res
@@ -122,7 +122,9 @@ def _memo_for(tables: Tables, target: Target) -> dict[str, Resolution] | None:
     return memo
 
 
-def _resolve_row(tables: Tables, mapping: Mapping, target: Target) -> Resolution:
+def resolve_row(tables: Tables, mapping: Mapping, target: Target) -> Resolution:
+    """What happens to one table row for `target` (coverage and diff resolve rows, so that a
+    name listed in two families counts in both)."""
     name = mapping.cuda
     rocm = target.rocm or tables.newest_rocm
     counterpart, library, (added, deprecated, removed, experimental) = _side(mapping, target)

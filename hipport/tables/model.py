@@ -225,6 +225,20 @@ class Tables:
 
 
 @cache
+def mappings_digest(directory: Path) -> str:
+    """A digest of every file in mappings/ (names and bytes): the tables' version, for the
+    pickle of the parsed tables and for the result cache's keys. Computed once a process."""
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=16)
+    for path in sorted(directory.iterdir()):
+        if path.is_file():
+            h.update(f"\0{path.name}\0".encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+@cache
 def load_tables(directory: str | None = None) -> Tables:
     """Load the tables once per process (from mappings/ unless told otherwise)."""
     return _load_via_cache(Path(directory) if directory else mappings_dir())
@@ -247,13 +261,9 @@ def _load_via_cache(directory: Path) -> Tables:
         from hipport import __version__
         from hipport.cache import cache_dir
 
-        h = hashlib.blake2b(f"{_PICKLE_FORMAT}|{__version__}|{directory.resolve()}".encode(),
-                            digest_size=16)
-        for path in sorted(directory.iterdir()):
-            if path.is_file():
-                h.update(f"\0{path.name}\0".encode())
-                h.update(path.read_bytes())
-        where = cache_dir() / "tables" / f"{h.hexdigest()}.pickle"
+        key = f"{_PICKLE_FORMAT}|{__version__}|{directory.resolve()}|{mappings_digest(directory)}"
+        name = hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
+        where = cache_dir() / "tables" / f"{name}.pickle"
     except Exception:  # noqa: BLE001 - no usable cache directory: parse the TSVs
         return Tables(directory)
     import gc

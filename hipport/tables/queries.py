@@ -7,7 +7,7 @@ import fnmatch
 import re
 from dataclasses import dataclass, replace
 
-from hipport.tables.lookup import Status
+from hipport.tables.lookup import Status, resolve_row
 from hipport.tables.model import FAMILIES, HipExt, Mapping, Tables
 from hipport.target import Target, Version
 
@@ -33,17 +33,10 @@ def coverage(tables: Tables, target: Target) -> list[FamilyCoverage]:
     counts = {f: dict.fromkeys(COVERAGE_KEYS, 0) for f in FAMILIES}
     totals = dict.fromkeys(FAMILIES, 0)
     for row in tables.rows:
-        status = _row_status(tables, row, target)
+        status = resolve_row(tables, row, target).status
         totals[row.family] += 1
         counts[row.family][status.value] += 1
     return [FamilyCoverage(f, totals[f], **counts[f]) for f in FAMILIES]
-
-
-def _row_status(tables: Tables, row: Mapping, target: Target) -> Status:
-    # Resolve the row itself, not its name: a name listed in two families counts in both.
-    from hipport.tables.lookup import _resolve_row
-
-    return _resolve_row(tables, row, target).status
 
 
 @dataclass(frozen=True)
@@ -56,12 +49,10 @@ class Change:
 def diff(tables: Tables, older: Version, newer: Version, target: Target) -> list[Change]:
     """Rows whose status differs between two ROCm releases (became available, removed, ...)."""
     old_t, new_t = replace(target, rocm=older), replace(target, rocm=newer)
-    from hipport.tables.lookup import _resolve_row
-
     changes = []
     for row in tables.rows:
-        before = _resolve_row(tables, row, old_t).status
-        after = _resolve_row(tables, row, new_t).status
+        before = resolve_row(tables, row, old_t).status
+        after = resolve_row(tables, row, new_t).status
         if before != after:
             changes.append(Change(row, before, after))
     return changes
