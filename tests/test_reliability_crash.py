@@ -33,6 +33,20 @@ def test_a_crashing_file_is_reported_and_the_rest_translated(tmp_path: Path, job
         assert (tree / name).read_bytes() == expected(SRC), name
 
 
+def test_a_single_crashing_file_is_isolated_on_request(tmp_path: Path) -> None:
+    """One file runs in-process unless HIPPORT_ISOLATE=1; with it, a crash is a report."""
+    tree = tmp_path / "t"
+    tree.mkdir()
+    (tree / "crash_me.cu").write_bytes(SRC)
+    proc = hipport(["translate", tree / "crash_me.cu", "--in-place", "--no-progress"],
+                   tmp_path / "cache", timeout=180, HIPPORT_TEST_CRASH_ON="crash_me",
+                   HIPPORT_ISOLATE="1")
+    err = proc.stderr.decode()
+    assert "crash_me.cu: the parser crashed on this file" in err, err
+    assert "1 failed" in err
+    assert (tree / "crash_me.cu").read_bytes() == SRC
+
+
 def test_two_crashing_files_with_a_pool(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     tree.mkdir()
