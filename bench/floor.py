@@ -18,12 +18,25 @@ import time
 
 from clang import cindex
 
-SOURCE_SUFFIXES = (".cu", ".cuh", ".hip", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh",
-                   ".inl", ".inc")
+SOURCE_SUFFIXES = (
+    ".cu",
+    ".cuh",
+    ".hip",
+    ".cpp",
+    ".cc",
+    ".cxx",
+    ".c",
+    ".h",
+    ".hpp",
+    ".hh",
+    ".inl",
+    ".inc",
+)
 NAME = "/nonexistent-bench-floor/input.cpp"
 ARGS = ["-x", "c++", "-std=c++17", "-nostdinc", "-nostdinc++", "-fsyntax-only"]
-OPTIONS = (cindex.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES
-           | cindex.TranslationUnit.PARSE_INCOMPLETE)
+OPTIONS = (
+    cindex.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES | cindex.TranslationUnit.PARSE_INCOMPLETE
+)
 
 
 def sources(root: str) -> list[str]:
@@ -35,12 +48,14 @@ def sources(root: str) -> list[str]:
 
 
 def walk(index: cindex.Index, data: bytes) -> int:
-    tu = cindex.TranslationUnit.from_source(NAME, ARGS, unsaved_files=[(NAME, data)],
-                                            options=OPTIONS, index=index)
+    tu = cindex.TranslationUnit.from_source(
+        NAME, ARGS, unsaved_files=[(NAME, data)], options=OPTIONS, index=index
+    )
     f = tu.get_file(NAME)
     extent = cindex.SourceRange.from_locations(
         cindex.SourceLocation.from_offset(tu, f, 0),
-        cindex.SourceLocation.from_offset(tu, f, len(data)))
+        cindex.SourceLocation.from_offset(tu, f, len(data)),
+    )
     n = 0
     for tok in tu.get_tokens(extent=extent):
         tok.spelling, tok.kind, tok.extent  # noqa: B018 - reading them is the point
@@ -59,8 +74,12 @@ def main(root: str) -> dict:
         lines += data.count(b"\n")
         if data:
             tokens += walk(index, data)
-    return {"seconds": time.perf_counter() - start, "files": files, "lines": lines,
-            "tokens": tokens}
+    return {
+        "seconds": time.perf_counter() - start,
+        "files": files,
+        "lines": lines,
+        "tokens": tokens,
+    }
 
 
 if __name__ == "__main__":

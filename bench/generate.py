@@ -24,13 +24,53 @@ FILES_PER_MODULE = 40
 REPO = Path(__file__).resolve().parent.parent
 
 # Share of each kind of file (they sum to 1); "plain" files hold no CUDA at all.
-KINDS = (("kernel_cu", 0.34), ("header_cuh", 0.10), ("host_cpp", 0.16), ("header_h", 0.10),
-         ("plain_cpp", 0.20), ("plain_h", 0.10))
+KINDS = (
+    ("kernel_cu", 0.34),
+    ("header_cuh", 0.10),
+    ("host_cpp", 0.16),
+    ("header_h", 0.10),
+    ("plain_cpp", 0.20),
+    ("plain_h", 0.10),
+)
 
-WORDS = ("grid", "block", "tile", "frame", "batch", "layer", "mesh", "field", "particle",
-         "voxel", "sample", "signal", "matrix", "vector", "image", "stencil", "reduce",
-         "scan", "sort", "hist", "lattice", "kernel", "solver", "buffer", "chunk", "wave",
-         "flux", "cell", "node", "edge", "graph", "pixel", "band", "ray", "photon", "spin")
+WORDS = (
+    "grid",
+    "block",
+    "tile",
+    "frame",
+    "batch",
+    "layer",
+    "mesh",
+    "field",
+    "particle",
+    "voxel",
+    "sample",
+    "signal",
+    "matrix",
+    "vector",
+    "image",
+    "stencil",
+    "reduce",
+    "scan",
+    "sort",
+    "hist",
+    "lattice",
+    "kernel",
+    "solver",
+    "buffer",
+    "chunk",
+    "wave",
+    "flux",
+    "cell",
+    "node",
+    "edge",
+    "graph",
+    "pixel",
+    "band",
+    "ray",
+    "photon",
+    "spin",
+)
 TYPES = ("float", "double", "int", "unsigned int", "float2", "float4", "int2", "half")
 CTYPES = ("float", "double", "int", "std::size_t", "std::int64_t", "bool", "unsigned")
 
@@ -111,8 +151,21 @@ class Namer:
         return f"{prefix}{a}{b}{self.rng.randrange(100)}"
 
     def func(self) -> str:
-        verb = self.rng.choice(("compute", "update", "apply", "gather", "scatter", "pack",
-                                "unpack", "resolve", "blend", "normalize", "project"))
+        verb = self.rng.choice(
+            (
+                "compute",
+                "update",
+                "apply",
+                "gather",
+                "scatter",
+                "pack",
+                "unpack",
+                "resolve",
+                "blend",
+                "normalize",
+                "project",
+            )
+        )
         return f"{verb}{self.word().capitalize()}{self.word().capitalize()}"
 
 
@@ -124,17 +177,23 @@ def _comment(rng: random.Random, namer: Namer, plain: bool) -> str:
 def _block_comment(rng: random.Random, namer: Namer, lines: int) -> list[str]:
     out = ["/*"]
     for _ in range(lines):
-        out.append(f" * {namer.word().capitalize()} {namer.word()} handling: the "
-                   f"{namer.word()} is split into {rng.choice((2, 4, 8, 16))} parts and each "
-                   f"part is processed independently.")
+        out.append(
+            f" * {namer.word().capitalize()} {namer.word()} handling: the "
+            f"{namer.word()} is split into {rng.choice((2, 4, 8, 16))} parts and each "
+            f"part is processed independently."
+        )
     out.append(" */")
     return out
 
 
 def _arith(rng: random.Random, a: str, b: str) -> str:
-    ops = (f"{a} = {a} * 0.5f + {b};", f"{a} += {b} * {rng.randrange(2, 9)}.0f;",
-           f"{a} = fmaxf({a}, {b});", f"{a} = ({a} - {b}) * scale;",
-           f"{a} = {a} > {b} ? {a} - {b} : {b} - {a};")
+    ops = (
+        f"{a} = {a} * 0.5f + {b};",
+        f"{a} += {b} * {rng.randrange(2, 9)}.0f;",
+        f"{a} = fmaxf({a}, {b});",
+        f"{a} = ({a} - {b}) * scale;",
+        f"{a} = {a} > {b} ? {a} - {b} : {b} - {a};",
+    )
     return rng.choice(ops)
 
 
@@ -142,8 +201,11 @@ def kernel(rng: random.Random, namer: Namer) -> tuple[str, list[str]]:
     name = namer.func() + "Kernel"
     t = rng.choice(TYPES[:3])
     tile = rng.choice((16, 32, 64, 128, 256))
-    lines = [f"__global__ void {name}(const {t} *__restrict__ in, {t} *__restrict__ out, "
-             f"int n, float scale)", "{"]
+    lines = [
+        f"__global__ void {name}(const {t} *__restrict__ in, {t} *__restrict__ out, "
+        f"int n, float scale)",
+        "{",
+    ]
     lines.append(f"    __shared__ {t} tile[{tile}];")
     lines.append("    const int i = blockIdx.x * blockDim.x + threadIdx.x;")
     lines.append("    const int lane = threadIdx.x % warpSize;")
@@ -186,43 +248,65 @@ def host_function(rng: random.Random, namer: Namer, kernels: list[str], libs: bo
     name = namer.func()
     t = rng.choice(("float", "double"))
     lines = [f"void {name}(const {t} *hostIn, {t} *hostOut, int n, cudaStream_t stream)", "{"]
-    lines += [f"    {t} *devIn = nullptr;", f"    {t} *devOut = nullptr;",
-              f"    {t} *pinned = nullptr;", "    cudaEvent_t start, stop;",
-              "    float elapsedMs = 0.0f;", "    int device = 0;",
-              "    cudaDeviceProp prop;",
-              "    CUDA_CHECK(cudaEventCreate(&start));",
-              "    CUDA_CHECK(cudaEventCreate(&stop));"]
+    lines += [
+        f"    {t} *devIn = nullptr;",
+        f"    {t} *devOut = nullptr;",
+        f"    {t} *pinned = nullptr;",
+        "    cudaEvent_t start, stop;",
+        "    float elapsedMs = 0.0f;",
+        "    int device = 0;",
+        "    cudaDeviceProp prop;",
+        "    CUDA_CHECK(cudaEventCreate(&start));",
+        "    CUDA_CHECK(cudaEventCreate(&stop));",
+    ]
     for _ in range(rng.randrange(6, 26)):
         r = rng.random()
         if r < 0.45:
             call = rng.choice(RUNTIME_CALLS)
-            lines.append("    " + call.format(p=rng.choice(("devIn", "devOut")), h="pinned",
-                                              n="n", t=t, s="stream",
-                                              k=rng.choice(kernels) if kernels else "nullptr"))
+            lines.append(
+                "    "
+                + call.format(
+                    p=rng.choice(("devIn", "devOut")),
+                    h="pinned",
+                    n="n",
+                    t=t,
+                    s="stream",
+                    k=rng.choice(kernels) if kernels else "nullptr",
+                )
+            )
         elif r < 0.6 and kernels:
             blocks = rng.choice(("(n + 255) / 256", "grid", "dim3(gx, gy)"))
             threads = rng.choice(("256", "block", "dim3(16, 16)"))
             shared = rng.choice(("", ", 0, stream", ", sharedBytes, stream"))
-            lines.append(f"    {rng.choice(kernels)}<<<{blocks}, {threads}{shared}>>>("
-                         "devIn, devOut, n, 1.0f);")
+            lines.append(
+                f"    {rng.choice(kernels)}<<<{blocks}, {threads}{shared}>>>("
+                "devIn, devOut, n, 1.0f);"
+            )
             lines.append("    CUDA_CHECK(cudaGetLastError());")
         elif r < 0.72 and libs:
             call = rng.choice(LIBRARY_CALLS)
-            lines.append("    " + call.format(p="devIn", q="devOut", r="devOut", n="n",
-                                              s="stream"))
+            lines.append("    " + call.format(p="devIn", q="devOut", r="devOut", n="n", s="stream"))
         elif r < 0.8:
             lines.append("    " + _comment(rng, namer, False))
         elif r < 0.88:
-            lines += ["#if CUDART_VERSION >= 11020",
-                      "    CUDA_CHECK(cudaMallocAsync(&devIn, n * sizeof(*devIn), stream));",
-                      "#else",
-                      "    CUDA_CHECK(cudaMalloc(&devIn, n * sizeof(*devIn)));",
-                      "#endif"]
+            lines += [
+                "#if CUDART_VERSION >= 11020",
+                "    CUDA_CHECK(cudaMallocAsync(&devIn, n * sizeof(*devIn), stream));",
+                "#else",
+                "    CUDA_CHECK(cudaMalloc(&devIn, n * sizeof(*devIn)));",
+                "#endif",
+            ]
         else:
-            lines += [f"    for (int i = 0; i < n; i += {rng.choice((64, 128, 1024))}) {{",
-                      "        hostOut[i] = hostIn[i] * 2;", "    }"]
-    lines += ["    CUDA_CHECK(cudaEventDestroy(start));",
-              "    CUDA_CHECK(cudaEventDestroy(stop));", "}"]
+            lines += [
+                f"    for (int i = 0; i < n; i += {rng.choice((64, 128, 1024))}) {{",
+                "        hostOut[i] = hostIn[i] * 2;",
+                "    }",
+            ]
+    lines += [
+        "    CUDA_CHECK(cudaEventDestroy(start));",
+        "    CUDA_CHECK(cudaEventDestroy(stop));",
+        "}",
+    ]
     return lines
 
 
@@ -235,18 +319,24 @@ def plain_function(rng: random.Random, namer: Namer) -> list[str]:
     for _ in range(rng.randrange(4, 24)):
         r = rng.random()
         if r < 0.3:
-            lines += ["    for (std::size_t i = 0; i < values.size() && i < limit; ++i) {",
-                      f"        total += static_cast<{ret}>(values[i]) * {rng.randrange(2, 9)};",
-                      "    }"]
+            lines += [
+                "    for (std::size_t i = 0; i < values.size() && i < limit; ++i) {",
+                f"        total += static_cast<{ret}>(values[i]) * {rng.randrange(2, 9)};",
+                "    }",
+            ]
         elif r < 0.45:
             lines.append("    " + _comment(rng, namer, True))
         elif r < 0.6:
-            lines += ["    if (values.empty()) {",
-                      f"        throw std::runtime_error(\"{name}: no {namer.word()} values\");",
-                      "    }"]
+            lines += [
+                "    if (values.empty()) {",
+                f'        throw std::runtime_error("{name}: no {namer.word()} values");',
+                "    }",
+            ]
         elif r < 0.75:
-            lines.append(f"    auto {namer.ident('tmp')} = std::accumulate(values.begin(), "
-                         f"values.end(), {arg}{{}});")
+            lines.append(
+                f"    auto {namer.ident('tmp')} = std::accumulate(values.begin(), "
+                f"values.end(), {arg}{{}});"
+            )
         else:
             lines.append(f"    total = std::max(total, static_cast<{ret}>(limit));")
     lines += ["    return total;", "}"]
@@ -254,8 +344,10 @@ def plain_function(rng: random.Random, namer: Namer) -> list[str]:
 
 
 def _header_lines(rng: random.Random, namer: Namer, path: str, cuda: bool) -> list[str]:
-    lines = [f"// {path} - part of the synthetic hipport benchmark corpus.",
-             f"// Module {namer.module}: {namer.word()} and {namer.word()} processing."]
+    lines = [
+        f"// {path} - part of the synthetic hipport benchmark corpus.",
+        f"// Module {namer.module}: {namer.word()} and {namer.word()} processing.",
+    ]
     lines += _block_comment(rng, namer, rng.randrange(1, 5))
     return lines
 
@@ -265,7 +357,7 @@ CHECK_MACROS = [
     "    do {                                                                      \\",
     "        cudaError_t err_ = (call);                                            \\",
     "        if (err_ != cudaSuccess) {                                            \\",
-    "            std::fprintf(stderr, \"%s:%d: %s\\n\", __FILE__, __LINE__,          \\",
+    '            std::fprintf(stderr, "%s:%d: %s\\n", __FILE__, __LINE__,          \\',
     "                         cudaGetErrorString(err_));                           \\",
     "            std::exit(EXIT_FAILURE);                                          \\",
     "        }                                                                     \\",
@@ -288,8 +380,15 @@ def cuda_file(rng: random.Random, namer: Namer, path: str, kind: str) -> list[st
     lines += ["#include <cstdio>", "#include <cstdlib>", "#include <cuda_runtime.h>"]
     libs = rng.random() < 0.5
     if libs:
-        lines += rng.sample(["#include <cublas_v2.h>", "#include <curand.h>",
-                             "#include <cufft.h>", "#include <cusparse.h>"], 2)
+        lines += rng.sample(
+            [
+                "#include <cublas_v2.h>",
+                "#include <curand.h>",
+                "#include <cufft.h>",
+                "#include <cusparse.h>",
+            ],
+            2,
+        )
     lines.append(f'#include "module{namer.module}/common.cuh"')
     lines.append("")
     if header and rng.random() < 0.5:
@@ -311,9 +410,13 @@ def cuda_file(rng: random.Random, namer: Namer, path: str, kind: str) -> list[st
         elif r < 0.7 and not header or r < 0.3:
             lines += host_function(rng, namer, kernels, libs)
         elif r < 0.8:
-            lines += ["#if defined(USE_DOUBLE_PRECISION)",
-                      f"typedef double {namer.ident('real')}_t;",
-                      "#else", f"typedef float {namer.ident('real')}_t;", "#endif"]
+            lines += [
+                "#if defined(USE_DOUBLE_PRECISION)",
+                f"typedef double {namer.ident('real')}_t;",
+                "#else",
+                f"typedef float {namer.ident('real')}_t;",
+                "#endif",
+            ]
         else:
             lines += plain_function(rng, namer)
         lines.append("")
@@ -321,21 +424,33 @@ def cuda_file(rng: random.Random, namer: Namer, path: str, kind: str) -> list[st
 
 
 def plain_file(rng: random.Random, namer: Namer, path: str, kind: str) -> list[str]:
-    lines = [f"// {path} - host-only helpers (plain C++, no GPU code).",
-             f"// Module {namer.module}: configuration and {namer.word()} bookkeeping."]
+    lines = [
+        f"// {path} - host-only helpers (plain C++, no GPU code).",
+        f"// Module {namer.module}: configuration and {namer.word()} bookkeeping.",
+    ]
     header = kind == "plain_h"
     if header:
         lines.append("#pragma once")
-    lines += ["#include <algorithm>", "#include <numeric>", "#include <stdexcept>",
-              "#include <string>", "#include <vector>", "", f"namespace module{namer.module} {{",
-              ""]
+    lines += [
+        "#include <algorithm>",
+        "#include <numeric>",
+        "#include <stdexcept>",
+        "#include <string>",
+        "#include <vector>",
+        "",
+        f"namespace module{namer.module} {{",
+        "",
+    ]
     target_lines = rng.randrange(60, 360) if not header else rng.randrange(30, 160)
     while len(lines) < target_lines:
         if rng.random() < 0.15:
-            lines += [f"struct {namer.word().capitalize()}{namer.word().capitalize()}Options {{",
-                      f"    std::string name = \"{namer.word()}\";",
-                      f"    int count = {rng.randrange(1, 100)};",
-                      "    bool verbose = false;", "};"]
+            lines += [
+                f"struct {namer.word().capitalize()}{namer.word().capitalize()}Options {{",
+                f'    std::string name = "{namer.word()}";',
+                f"    int count = {rng.randrange(1, 100)};",
+                "    bool verbose = false;",
+                "};",
+            ]
         else:
             lines += plain_function(rng, namer)
         lines.append("")
@@ -343,8 +458,14 @@ def plain_file(rng: random.Random, namer: Namer, path: str, kind: str) -> list[s
     return lines
 
 
-SUFFIX = {"kernel_cu": ".cu", "header_cuh": ".cuh", "host_cpp": ".cpp", "header_h": ".h",
-          "plain_cpp": ".cpp", "plain_h": ".h"}
+SUFFIX = {
+    "kernel_cu": ".cu",
+    "header_cuh": ".cuh",
+    "host_cpp": ".cpp",
+    "header_h": ".h",
+    "plain_cpp": ".cpp",
+    "plain_h": ".h",
+}
 
 
 def _kinds(rng: random.Random, count: int) -> list[str]:
@@ -359,8 +480,9 @@ def _kinds(rng: random.Random, count: int) -> list[str]:
     return out
 
 
-def generate(out: Path, scale: float = 1.0, seed: int = 1, files: int | None = None,
-             with_corpus: bool = True) -> dict[str, int]:
+def generate(
+    out: Path, scale: float = 1.0, seed: int = 1, files: int | None = None, with_corpus: bool = True
+) -> dict[str, int]:
     """Write the corpus under `out` (created; must be empty or absent). Returns counts."""
     count = files if files is not None else max(10, round(FILES_AT_SCALE_1 * scale))
     rng = random.Random(f"hipport-bench:{seed}:{count}")
@@ -371,11 +493,15 @@ def generate(out: Path, scale: float = 1.0, seed: int = 1, files: int | None = N
         mod = out / f"module{m}"
         mod.mkdir(exist_ok=True)
         (mod / "common.cuh").write_text(
-            "#pragma once\n#include <cuda_runtime.h>\n" + "\n".join(CHECK_MACROS) + "\n")
-        cmake = (f"add_library(module{m} STATIC\n" + "".join(
-            f"    part{i}.cu\n" for i in range(3)) + ")\n"
-            f"set_target_properties(module{m} PROPERTIES CUDA_ARCHITECTURES \"70;80\")\n"
-            f"target_link_libraries(module{m} PRIVATE CUDA::cudart CUDA::cublas)\n")
+            "#pragma once\n#include <cuda_runtime.h>\n" + "\n".join(CHECK_MACROS) + "\n"
+        )
+        cmake = (
+            f"add_library(module{m} STATIC\n"
+            + "".join(f"    part{i}.cu\n" for i in range(3))
+            + ")\n"
+            f'set_target_properties(module{m} PROPERTIES CUDA_ARCHITECTURES "70;80")\n'
+            f"target_link_libraries(module{m} PRIVATE CUDA::cudart CUDA::cublas)\n"
+        )
         (mod / "CMakeLists.txt").write_text(cmake)
     for i, kind in enumerate(_kinds(rng, count)):
         m = i % modules
@@ -405,8 +531,9 @@ def generate(out: Path, scale: float = 1.0, seed: int = 1, files: int | None = N
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path)
-    parser.add_argument("--scale", type=float, default=1.0,
-                        help="1 = about 2,000 files and 400k lines; 0.05 for CI")
+    parser.add_argument(
+        "--scale", type=float, default=1.0, help="1 = about 2,000 files and 400k lines; 0.05 for CI"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--files", type=int, default=None, help="exact number of files")
     parser.add_argument("--no-tests-corpus", action="store_true")
@@ -414,8 +541,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.out.exists() and any(args.out.iterdir()):
         parser.error(f"{args.out} is not empty")
     stats = generate(args.out, args.scale, args.seed, args.files, not args.no_tests_corpus)
-    print(f"{args.out}: {stats['files']} files, {stats['lines']} lines, "
-          f"{stats['bytes'] / 1e6:.1f} MB, {stats['plain_files']} plain C++")
+    print(
+        f"{args.out}: {stats['files']} files, {stats['lines']} lines, "
+        f"{stats['bytes'] / 1e6:.1f} MB, {stats['plain_files']} plain C++"
+    )
     return 0
 
 

@@ -31,8 +31,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = {"hipport": 0.5, "pre-commit": 1.0}
-GIT_ID = ["-c", "user.name=hipport bench", "-c", "user.email=bench@hipport.invalid",
-          "-c", "commit.gpgsign=false"]
+GIT_ID = [
+    "-c",
+    "user.name=hipport bench",
+    "-c",
+    "user.email=bench@hipport.invalid",
+    "-c",
+    "commit.gpgsign=false",
+]
 
 KERNEL = """#include <cuda_runtime.h>
 #include "common/api_{m}.h"
@@ -94,8 +100,9 @@ def build_repository(repo: Path, count: int) -> list[Path]:
 
 
 def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *GIT_ID, *args], cwd=cwd, check=True, capture_output=True,
-                          text=True).stdout
+    return subprocess.run(
+        ["git", *GIT_ID, *args], cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout
 
 
 def snapshot_checkout(dest: Path) -> str:
@@ -133,10 +140,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=5000)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--workdir", type=Path, help="Keep the repository here (default: a "
-                                                     "temporary directory, removed after).")
-    parser.add_argument("--reuse", action="store_true",
-                        help="Reuse the repository and warm cache left in --workdir.")
+    parser.add_argument(
+        "--workdir",
+        type=Path,
+        help="Keep the repository here (default: a temporary directory, removed after).",
+    )
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="Reuse the repository and warm cache left in --workdir.",
+    )
     args = parser.parse_args()
     work = args.workdir or Path(tempfile.mkdtemp(prefix="hipport-precommit-bench-"))
     try:
@@ -154,11 +167,18 @@ def run(work: Path, count: int, repeat: int, reuse: bool) -> int:
         d.mkdir(parents=True)
     # As a user's machine has it: bytecode is cached (some CI images turn that off, which
     # costs every run ~0.4 s of compiling); the cache goes to the work directory.
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("GIT_", "PRE_COMMIT")) and k != "PYTHONDONTWRITEBYTECODE"}
-    env.update(HIPPORT_CACHE_DIR=str(work / "hipport-cache"), NO_COLOR="1",
-               PRE_COMMIT_HOME=str(work / "pre-commit-home"), PRE_COMMIT_COLOR="never",
-               PYTHONPYCACHEPREFIX=str(work / "pycache"))
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("GIT_", "PRE_COMMIT")) and k != "PYTHONDONTWRITEBYTECODE"
+    }
+    env.update(
+        HIPPORT_CACHE_DIR=str(work / "hipport-cache"),
+        NO_COLOR="1",
+        PRE_COMMIT_HOME=str(work / "pre-commit-home"),
+        PRE_COMMIT_COLOR="never",
+        PYTHONPYCACHEPREFIX=str(work / "pycache"),
+    )
     own_env = env | {"PYTHONPATH": str(ROOT)}
     hipport = [sys.executable, "-m", "hipport"]
 
@@ -178,12 +198,14 @@ def run(work: Path, count: int, repeat: int, reuse: bool) -> int:
     rev = snapshot_checkout(hooks)
     (repo / ".pre-commit-config.yaml").write_text(
         f"repos:\n  - repo: {hooks.as_posix()}\n    rev: {rev}\n    hooks:\n"
-        f"      - id: hipport-check\n")
+        f"      - id: hipport-check\n"
+    )
     git(repo, "add", ".pre-commit-config.yaml")
     pre_commit = [sys.executable, "-m", "pre_commit"]
     t0 = time.perf_counter()
-    subprocess.run([*pre_commit, "install-hooks"], cwd=repo, env=env, check=True,
-                   capture_output=True)
+    subprocess.run(
+        [*pre_commit, "install-hooks"], cwd=repo, env=env, check=True, capture_output=True
+    )
     print(f"hook virtualenv built in {time.perf_counter() - t0:.1f} s (untimed)")
 
     target = paths[len(paths) // 2]
@@ -197,14 +219,17 @@ def run(work: Path, count: int, repeat: int, reuse: bool) -> int:
         _expect_clean(code, out)
         results["hipport"].append((wall, cpu))
         change(target, 2 * i + 1)
-        wall, cpu, code, out = timed([*pre_commit, "run", "hipport-check", "--files", rel],
-                                     repo, env)
+        wall, cpu, code, out = timed(
+            [*pre_commit, "run", "hipport-check", "--files", rel], repo, env
+        )
         _expect_clean(code, out)
         results["pre-commit"].append((wall, cpu))
 
     load = os.getloadavg()[0]
-    print(f"one changed file ({rel}) in {count} files, median of {repeat} "
-          f"({os.cpu_count()} CPUs, load average {load:.1f}):")
+    print(
+        f"one changed file ({rel}) in {count} files, median of {repeat} "
+        f"({os.cpu_count()} CPUs, load average {load:.1f}):"
+    )
     missed = False
     for name, values in results.items():
         wall = statistics.median(v[0] for v in values)
@@ -212,8 +237,10 @@ def run(work: Path, count: int, repeat: int, reuse: bool) -> int:
         ok = wall <= TARGETS[name]
         missed |= not ok
         runs = " ".join(f"{v[0]:.2f}" for v in values)
-        print(f"  {name:<10} wall {wall:.3f} s, CPU {cpu:.3f} s (target {TARGETS[name]} s: "
-              f"{'ok' if ok else 'MISSED'})  wall runs: {runs}")
+        print(
+            f"  {name:<10} wall {wall:.3f} s, CPU {cpu:.3f} s (target {TARGETS[name]} s: "
+            f"{'ok' if ok else 'MISSED'})  wall runs: {runs}"
+        )
     return 1 if missed else 0
 
 

@@ -39,8 +39,10 @@ def translate(corpus: Path, out: Path, *extra: str) -> None:
     from hipport.cli import main
 
     try:
-        main(["translate", str(corpus), "-o", str(out), "--jobs", "1", "-q", *extra],
-             standalone_mode=False)
+        main(
+            ["translate", str(corpus), "-o", str(out), "--jobs", "1", "-q", *extra],
+            standalone_mode=False,
+        )
     except SystemExit:
         pass
 
@@ -56,8 +58,10 @@ def profiled(name: str, outdir: Path, func, *args) -> None:  # noqa: ANN001
     (outdir / f"{name}.txt").write_text(profiler.output_text(unicode=False, color=False))
     flat = ConsoleRenderer(unicode=False, color=False, flat=True, time="seconds")
     (outdir / f"{name}-flat.txt").write_text(flat.render(session))
-    print(f"== {name} (pyinstrument, wall): {session.duration:.2f} s wall, "
-          f"{session.cpu_time:.2f} s cpu -> {outdir / name}.txt")
+    print(
+        f"== {name} (pyinstrument, wall): {session.duration:.2f} s wall, "
+        f"{session.cpu_time:.2f} s cpu -> {outdir / name}.txt"
+    )
 
 
 def cpu_profiled(name: str, outdir: Path, func, *args) -> None:  # noqa: ANN001

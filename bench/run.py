@@ -74,40 +74,57 @@ class Bench:
         if self.verbose:
             print(text, file=sys.stderr, flush=True)
 
-    def run(self, cmd: list[str], cwd: Path | None = None, env: dict | None = None,
-            ok: tuple[int, ...] = (0,)) -> dict:
+    def run(
+        self,
+        cmd: list[str],
+        cwd: Path | None = None,
+        env: dict | None = None,
+        ok: tuple[int, ...] = (0,),
+    ) -> dict:
         """Run `cmd` to completion; wall time, CPU time and peak RSS of that process tree."""
         with open(self.log, "ab") as log:
             log.write(("\n$ " + " ".join(cmd) + "\n").encode())
             log.flush()
             start = time.perf_counter()
-            proc = subprocess.Popen(cmd, cwd=cwd, env=env or self.env, stdout=log, stderr=log,
-                                    stdin=subprocess.DEVNULL)
+            proc = subprocess.Popen(
+                cmd, cwd=cwd, env=env or self.env, stdout=log, stderr=log, stdin=subprocess.DEVNULL
+            )
             _, status, usage = os.wait4(proc.pid, 0)
             wall = time.perf_counter() - start
             proc.returncode = os.waitstatus_to_exitcode(status)
         if proc.returncode not in ok:
             raise RuntimeError(f"exit {proc.returncode}: {' '.join(cmd)} (see {self.log})")
-        return {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime,
-                "rss_mb": usage.ru_maxrss / 1024, "exit": proc.returncode}
+        return {
+            "wall_s": wall,
+            "cpu_s": usage.ru_utime + usage.ru_stime,
+            "rss_mb": usage.ru_maxrss / 1024,
+            "exit": proc.returncode,
+        }
 
     def hipport(self, *args: str, cwd: Path | None = None, ok: tuple[int, ...] = (0,)) -> dict:
         return self.run([sys.executable, "-m", "hipport", *args], cwd=cwd, ok=ok)
 
     def median_of(self, n: int, cmd: list[str], field: str = "wall_s") -> dict:
         runs = [self.run(cmd) for _ in range(n)]
-        return {field: statistics.median(r[field] for r in runs),
-                "cpu_s": statistics.median(r["cpu_s"] for r in runs),
-                "runs": [round(r[field], 4) for r in runs],
-                "rss_mb": max(r["rss_mb"] for r in runs)}
+        return {
+            field: statistics.median(r[field] for r in runs),
+            "cpu_s": statistics.median(r["cpu_s"] for r in runs),
+            "runs": [round(r[field], 4) for r in runs],
+            "rss_mb": max(r["rss_mb"] for r in runs),
+        }
 
 
 def measure_floor(b: Bench, corpus: Path) -> dict:
     out = b.work / "floor.json"
-    cmd = [sys.executable, "-c",
-           "import json,sys; sys.path.insert(0, sys.argv[1]); import floor; "
-           "open(sys.argv[3], 'w').write(json.dumps(floor.main(sys.argv[2])))",
-           str(BENCH), str(corpus), str(out)]
+    cmd = [
+        sys.executable,
+        "-c",
+        "import json,sys; sys.path.insert(0, sys.argv[1]); import floor; "
+        "open(sys.argv[3], 'w').write(json.dumps(floor.main(sys.argv[2])))",
+        str(BENCH),
+        str(corpus),
+        str(out),
+    ]
     r = b.run(cmd)
     r.update(json.loads(out.read_text()))
     return r
@@ -116,17 +133,20 @@ def measure_floor(b: Bench, corpus: Path) -> dict:
 def measure_translate(b: Bench, corpus: Path, results: dict) -> None:
     out = b.work / "out"
     b.say("  cold translate --jobs 1 ...")
-    results["cold_translate_jobs1"] = b.hipport("translate", str(corpus), "-o", str(out / "j1"),
-                                                "--no-cache", "--jobs", "1", "-q")
+    results["cold_translate_jobs1"] = b.hipport(
+        "translate", str(corpus), "-o", str(out / "j1"), "--no-cache", "--jobs", "1", "-q"
+    )
     b.say("  cold translate, all cores ...")
-    results["cold_translate_all"] = b.hipport("translate", str(corpus), "-o", str(out / "all"),
-                                              "--no-cache", "-q")
+    results["cold_translate_all"] = b.hipport(
+        "translate", str(corpus), "-o", str(out / "all"), "--no-cache", "-q"
+    )
     b.say("  warm re-run (fill the cache, then time the same command) ...")
     cmd = ("translate", str(corpus), "-o", str(out / "warm"), "-q")
     results["warm_fill"] = b.hipport(*cmd)
     results["warm_rerun"] = b.hipport(*cmd)
-    results["warm_rerun_fresh_output"] = b.hipport("translate", str(corpus), "-o",
-                                                   str(out / "warm2"), "-q")
+    results["warm_rerun_fresh_output"] = b.hipport(
+        "translate", str(corpus), "-o", str(out / "warm2"), "-q"
+    )
 
 
 def measure_check(b: Bench, corpus: Path, results: dict, skipped: dict) -> None:
@@ -141,8 +161,12 @@ def measure_check(b: Bench, corpus: Path, results: dict, skipped: dict) -> None:
 
 
 def _git(tree: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid",
-                    *args], cwd=tree, check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid", *args],
+        cwd=tree,
+        check=True,
+        capture_output=True,
+    )
 
 
 def _touch(path: Path, n: int) -> None:
@@ -150,8 +174,9 @@ def _touch(path: Path, n: int) -> None:
         fh.write(f"// touched by the benchmark ({n})\n")
 
 
-def measure_precommit(b: Bench, files: int, results: dict, skipped: dict,
-                      with_precommit: bool) -> None:
+def measure_precommit(
+    b: Bench, files: int, results: dict, skipped: dict, with_precommit: bool
+) -> None:
     tree = b.work / "tree"
     b.say(f"  pre-commit path: a {files}-file git tree ...")
     stats = generate(tree, files=files, with_corpus=False, seed=2)
@@ -174,19 +199,25 @@ def measure_precommit(b: Bench, files: int, results: dict, skipped: dict,
         skipped["precommit_run"] = "not in --short mode (installs hipport with pip)"
         return
     if not hooks.exists() or shutil.which("pre-commit") is None:
-        skipped["precommit_run"] = ("no .pre-commit-hooks.yaml in the checkout"
-                                    if not hooks.exists() else "pre-commit is not installed")
+        skipped["precommit_run"] = (
+            "no .pre-commit-hooks.yaml in the checkout"
+            if not hooks.exists()
+            else "pre-commit is not installed"
+        )
         return
-    rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True,
-                         text=True, check=True).stdout.strip()
-    committed = subprocess.run(["git", "cat-file", "-e", f"{rev}:.pre-commit-hooks.yaml"],
-                               cwd=REPO, capture_output=True)
+    rev = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    committed = subprocess.run(
+        ["git", "cat-file", "-e", f"{rev}:.pre-commit-hooks.yaml"], cwd=REPO, capture_output=True
+    )
     if committed.returncode != 0:
         skipped["precommit_run"] = ".pre-commit-hooks.yaml is not committed at HEAD"
         return
     (tree / ".pre-commit-config.yaml").write_text(
         f"repos:\n  - repo: {REPO}\n    rev: {rev}\n    hooks:\n"
-        "      - id: hipport-check\n        args: [--fail-on, never]\n")
+        "      - id: hipport-check\n        args: [--fail-on, never]\n"
+    )
     env = dict(b.env, PRE_COMMIT_HOME=str(b.work / "pre-commit-home"))
     env.pop("PYTHONPATH", None)  # the hook runs the hipport pre-commit installed
     b.say("    pre-commit: install the hook environment (untimed), warm it, time one file ...")
@@ -195,41 +226,52 @@ def measure_precommit(b: Bench, files: int, results: dict, skipped: dict,
     # The project index the full run above left in the cache serves the hook's hipport too
     # (it is keyed by the project root only); the touched file itself is a miss either way.
     _touch(one, 2)
-    results["precommit_run"] = b.run([pc, "run", "hipport-check", "--files", rel], cwd=tree,
-                                     env=env, ok=(0, 1))
+    results["precommit_run"] = b.run(
+        [pc, "run", "hipport-check", "--files", rel], cwd=tree, env=env, ok=(0, 1)
+    )
 
 
 def measure_startup(b: Bench, results: dict) -> None:
     b.say("  table load and CLI start-up (median of 5 fresh processes) ...")
     out = b.work / "tables.json"
-    code = ("import json, sys, time; t0 = time.perf_counter(); "
-            "from hipport.tables import load_tables; t1 = time.perf_counter(); "
-            "c1 = time.process_time(); load_tables(); t2 = time.perf_counter(); "
-            "c2 = time.process_time(); "
-            "open(sys.argv[1], 'a').write(json.dumps([t2 - t1, t2 - t0, c2 - c1]) + '\\n')")
+    code = (
+        "import json, sys, time; t0 = time.perf_counter(); "
+        "from hipport.tables import load_tables; t1 = time.perf_counter(); "
+        "c1 = time.process_time(); load_tables(); t2 = time.perf_counter(); "
+        "c2 = time.process_time(); "
+        "open(sys.argv[1], 'a').write(json.dumps([t2 - t1, t2 - t0, c2 - c1]) + '\\n')"
+    )
     out.unlink(missing_ok=True)
     for _ in range(5):
         b.run([sys.executable, "-c", code, str(out)])
     pairs = [json.loads(line) for line in out.read_text().splitlines()]
-    results["table_load"] = {"wall_s": statistics.median(p[0] for p in pairs),
-                             "with_import_s": statistics.median(p[1] for p in pairs),
-                             "cpu_s": statistics.median(p[2] for p in pairs),
-                             "runs": [round(p[0], 4) for p in pairs]}
+    results["table_load"] = {
+        "wall_s": statistics.median(p[0] for p in pairs),
+        "with_import_s": statistics.median(p[1] for p in pairs),
+        "cpu_s": statistics.median(p[2] for p in pairs),
+        "runs": [round(p[0], 4) for p in pairs],
+    }
     results["cli_help"] = b.median_of(5, [sys.executable, "-m", "hipport", "--help"])
 
 
 def derive(results: dict, corpus: dict) -> None:
     cold, floor = results.get("cold_translate_jobs1"), results.get("floor")
     if cold and floor:
-        results["floor_ratio"] = {"wall": cold["wall_s"] / floor["wall_s"],
-                                  "cpu": cold["cpu_s"] / floor["cpu_s"]}
+        results["floor_ratio"] = {
+            "wall": cold["wall_s"] / floor["wall_s"],
+            "cpu": cold["cpu_s"] / floor["cpu_s"],
+        }
     if cold:
-        results["lines_per_s"] = {"wall": corpus["lines"] / cold["wall_s"],
-                                  "cpu": corpus["lines"] / cold["cpu_s"],
-                                  "all_cores_wall": corpus["lines"] /
-                                  results["cold_translate_all"]["wall_s"]}
-    rss = [r["rss_mb"] for k, r in results.items()
-           if isinstance(r, dict) and "rss_mb" in r and k not in ("floor", "precommit_install")]
+        results["lines_per_s"] = {
+            "wall": corpus["lines"] / cold["wall_s"],
+            "cpu": corpus["lines"] / cold["cpu_s"],
+            "all_cores_wall": corpus["lines"] / results["cold_translate_all"]["wall_s"],
+        }
+    rss = [
+        r["rss_mb"]
+        for k, r in results.items()
+        if isinstance(r, dict) and "rss_mb" in r and k not in ("floor", "precommit_install")
+    ]
     if rss:
         results["peak_rss_mb"] = {"value": max(rss)}
 
@@ -241,8 +283,15 @@ def verdicts(results: dict) -> list[tuple[str, float | None, float, str, float |
         m = results.get(key, {})
         value = m.get(field)
         cpu = m.get("cpu") if field == "wall" else m.get("cpu_s") if field == "wall_s" else None
-        out.append((what, value, limit, "-" if value is None else
-                    ("PASS" if value <= limit else "MISS"), cpu))
+        out.append(
+            (
+                what,
+                value,
+                limit,
+                "-" if value is None else ("PASS" if value <= limit else "MISS"),
+                cpu,
+            )
+        )
     return out
 
 
@@ -264,11 +313,14 @@ ROWS = (
 
 def render(report: dict) -> str:
     r = report["results"]
-    lines = [f"corpus: {report['corpus']['files']} files, {report['corpus']['lines']} lines, "
-             f"{report['corpus']['bytes'] / 1e6:.1f} MB (scale {report['scale']}); "
-             f"{report['machine']['cpus']} cpus, load average {report['machine']['load_before']}"
-             f" -> {report['machine']['load_after']}", "",
-             f"{'measurement':48} {'wall s':>9} {'cpu s':>9} {'rss MB':>8}"]
+    lines = [
+        f"corpus: {report['corpus']['files']} files, {report['corpus']['lines']} lines, "
+        f"{report['corpus']['bytes'] / 1e6:.1f} MB (scale {report['scale']}); "
+        f"{report['machine']['cpus']} cpus, load average {report['machine']['load_before']}"
+        f" -> {report['machine']['load_after']}",
+        "",
+        f"{'measurement':48} {'wall s':>9} {'cpu s':>9} {'rss MB':>8}",
+    ]
     for key, label in ROWS:
         if key in r:
             m = r[key]
@@ -280,12 +332,15 @@ def render(report: dict) -> str:
     lines.append("")
     if "floor_ratio" in r:
         fr = r["floor_ratio"]
-        lines.append(f"floor ratio (cold --jobs 1 / floor): {fr['wall']:.2f}x wall, "
-                     f"{fr['cpu']:.2f}x cpu")
+        lines.append(
+            f"floor ratio (cold --jobs 1 / floor): {fr['wall']:.2f}x wall, {fr['cpu']:.2f}x cpu"
+        )
     if "lines_per_s" in r:
         lps = r["lines_per_s"]
-        lines.append(f"lines/s: {lps['wall']:,.0f} (--jobs 1, wall), {lps['cpu']:,.0f} "
-                     f"(--jobs 1, cpu), {lps['all_cores_wall']:,.0f} (all cores, wall)")
+        lines.append(
+            f"lines/s: {lps['wall']:,.0f} (--jobs 1, wall), {lps['cpu']:,.0f} "
+            f"(--jobs 1, cpu), {lps['all_cores_wall']:,.0f} (all cores, wall)"
+        )
     if "peak_rss_mb" in r:
         lines.append(f"peak RSS of one process: {r['peak_rss_mb']['value']:.0f} MB")
     lines += ["", "targets:"]
@@ -296,11 +351,13 @@ def render(report: dict) -> str:
     if "linearity" in report:
         lines += ["", "linearity (cold translate --jobs 1 and floor, microseconds per line):"]
         for row in report["linearity"]:
-            lines.append(f"  scale {row['scale']:<5} {row['lines']:>9} lines  hipport "
-                         f"{row['hipport_us_per_line']:7.1f} us/line wall "
-                         f"({row['hipport_cpu_us_per_line']:.1f} cpu)  floor "
-                         f"{row['floor_us_per_line']:7.1f} wall ({row['floor_cpu_us_per_line']:.1f}"
-                         f" cpu)")
+            lines.append(
+                f"  scale {row['scale']:<5} {row['lines']:>9} lines  hipport "
+                f"{row['hipport_us_per_line']:7.1f} us/line wall "
+                f"({row['hipport_cpu_us_per_line']:.1f} cpu)  floor "
+                f"{row['floor_us_per_line']:7.1f} wall ({row['floor_cpu_us_per_line']:.1f}"
+                f" cpu)"
+            )
     return "\n".join(lines)
 
 
@@ -311,17 +368,33 @@ def linearity(b: Bench, scale: float) -> list[dict]:
         corpus = b.work / f"lin-{factor}"
         b.say(f"  linearity: scale {s} ...")
         stats = generate(corpus, scale=s)
-        cold = b.hipport("translate", str(corpus), "-o", str(b.work / f"lin-out-{factor}"),
-                         "--no-cache", "--jobs", "1", "-q")
+        cold = b.hipport(
+            "translate",
+            str(corpus),
+            "-o",
+            str(b.work / f"lin-out-{factor}"),
+            "--no-cache",
+            "--jobs",
+            "1",
+            "-q",
+        )
         floor = measure_floor(b, corpus)
         n = stats["lines"]
-        rows.append({"scale": s, "files": stats["files"], "lines": n,
-                     "hipport_wall_s": cold["wall_s"], "hipport_cpu_s": cold["cpu_s"],
-                     "floor_wall_s": floor["wall_s"], "floor_cpu_s": floor["cpu_s"],
-                     "hipport_us_per_line": cold["wall_s"] / n * 1e6,
-                     "hipport_cpu_us_per_line": cold["cpu_s"] / n * 1e6,
-                     "floor_us_per_line": floor["wall_s"] / n * 1e6,
-                     "floor_cpu_us_per_line": floor["cpu_s"] / n * 1e6})
+        rows.append(
+            {
+                "scale": s,
+                "files": stats["files"],
+                "lines": n,
+                "hipport_wall_s": cold["wall_s"],
+                "hipport_cpu_s": cold["cpu_s"],
+                "floor_wall_s": floor["wall_s"],
+                "floor_cpu_s": floor["cpu_s"],
+                "hipport_us_per_line": cold["wall_s"] / n * 1e6,
+                "hipport_cpu_us_per_line": cold["cpu_s"] / n * 1e6,
+                "floor_us_per_line": floor["wall_s"] / n * 1e6,
+                "floor_cpu_us_per_line": floor["cpu_s"] / n * 1e6,
+            }
+        )
         shutil.rmtree(corpus, ignore_errors=True)
         shutil.rmtree(b.work / f"lin-out-{factor}", ignore_errors=True)
     return rows
@@ -329,21 +402,46 @@ def linearity(b: Bench, scale: float) -> list[dict]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Benchmark hipport (see bench/run.py).")
-    parser.add_argument("--scale", type=float, default=None,
-                        help="corpus size: 1 = about 2,000 files, 400k lines (default 1)")
-    parser.add_argument("--short", action="store_true",
-                        help="CI mode: scale 0.05, a 250-file tree, no pre-commit install")
+    parser.add_argument(
+        "--scale",
+        type=float,
+        default=None,
+        help="corpus size: 1 = about 2,000 files, 400k lines (default 1)",
+    )
+    parser.add_argument(
+        "--short",
+        action="store_true",
+        help="CI mode: scale 0.05, a 250-file tree, no pre-commit install",
+    )
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
-    parser.add_argument("--linearity", action="store_true",
-                        help="also time the floor and cold --jobs 1 at 1x, 2x and 4x --scale")
-    parser.add_argument("--tree-files", type=int, default=None,
-                        help="files in the pre-commit tree (default 5000; 250 with --short)")
-    parser.add_argument("--no-precommit", action="store_true",
-                        help="skip the real pre-commit run (it pip-installs the hook)")
-    parser.add_argument("--keep", type=Path, default=None,
-                        help="work in this directory and keep it (default: a temp dir)")
-    parser.add_argument("--only", default=",".join(SECTIONS), metavar="LIST",
-                        help="comma-separated sections to run, of: " + ", ".join(SECTIONS))
+    parser.add_argument(
+        "--linearity",
+        action="store_true",
+        help="also time the floor and cold --jobs 1 at 1x, 2x and 4x --scale",
+    )
+    parser.add_argument(
+        "--tree-files",
+        type=int,
+        default=None,
+        help="files in the pre-commit tree (default 5000; 250 with --short)",
+    )
+    parser.add_argument(
+        "--no-precommit",
+        action="store_true",
+        help="skip the real pre-commit run (it pip-installs the hook)",
+    )
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        default=None,
+        help="work in this directory and keep it (default: a temp dir)",
+    )
+    parser.add_argument(
+        "--only",
+        default=",".join(SECTIONS),
+        metavar="LIST",
+        help="comma-separated sections to run, of: " + ", ".join(SECTIONS),
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
     args = parser.parse_args(argv)
     scale = args.scale if args.scale is not None else (0.05 if args.short else 1.0)
@@ -357,8 +455,15 @@ def main(argv: list[str] | None = None) -> int:
         sections = {x.strip() for x in args.only.split(",") if x.strip()}
         if sections - set(SECTIONS):
             parser.error(f"unknown sections: {', '.join(sorted(sections - set(SECTIONS)))}")
-        report = benchmark(work, scale, tree_files, not (args.short or args.no_precommit),
-                           args.linearity, not args.quiet, sections)
+        report = benchmark(
+            work,
+            scale,
+            tree_files,
+            not (args.short or args.no_precommit),
+            args.linearity,
+            not args.quiet,
+            sections,
+        )
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -371,9 +476,15 @@ def main(argv: list[str] | None = None) -> int:
 SECTIONS = ("floor", "translate", "check", "precommit", "startup")
 
 
-def benchmark(work: Path, scale: float, tree_files: int, with_precommit: bool,
-              with_linearity: bool, verbose: bool,
-              sections: frozenset[str] | set[str] = frozenset(SECTIONS)) -> dict:
+def benchmark(
+    work: Path,
+    scale: float,
+    tree_files: int,
+    with_precommit: bool,
+    with_linearity: bool,
+    verbose: bool,
+    sections: frozenset[str] | set[str] = frozenset(SECTIONS),
+) -> dict:
     b = Bench(work, verbose)
     load_before = [round(x, 2) for x in os.getloadavg()]
     corpus = work / "corpus"
@@ -394,12 +505,20 @@ def benchmark(work: Path, scale: float, tree_files: int, with_precommit: bool,
         measure_startup(b, results)
     derive(results, stats)
     report = {
-        "scale": scale, "corpus": stats, "results": results, "skipped": skipped,
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                    "platform": platform.platform(), "load_before": load_before,
-                    "load_after": [round(x, 2) for x in os.getloadavg()]},
-        "revision": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO,
-                                   capture_output=True, text=True).stdout.strip(),
+        "scale": scale,
+        "corpus": stats,
+        "results": results,
+        "skipped": skipped,
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "load_before": load_before,
+            "load_after": [round(x, 2) for x in os.getloadavg()],
+        },
+        "revision": subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True
+        ).stdout.strip(),
     }
     report["targets"] = [list(v) for v in verdicts(results)]
     if with_linearity:

@@ -56,8 +56,11 @@ class Baseline:
         return cls(Counter(key_of(f) for f in findings))
 
     def to_dict(self) -> dict:
-        entries = [{"path": p, "code": c, "api": a, "count": n}
-                   for (p, c, a), n in sorted(self.counts.items()) if n > 0]
+        entries = [
+            {"path": p, "code": c, "api": a, "count": n}
+            for (p, c, a), n in sorted(self.counts.items())
+            if n > 0
+        ]
         return {"schema_version": SCHEMA_VERSION, "tool": "hipport", "entries": entries}
 
     def write(self, path: Path) -> None:
@@ -76,13 +79,15 @@ class Baseline:
         if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
             raise BaselineError(f"{path} is not a hipport baseline (no 'entries' list)")
         if data.get("schema_version", SCHEMA_VERSION) > SCHEMA_VERSION:
-            raise BaselineError(f"{path} was written by a newer hipport "
-                                f"(schema_version {data['schema_version']})")
+            raise BaselineError(
+                f"{path} was written by a newer hipport (schema_version {data['schema_version']})"
+            )
         counts: Counter[Key] = Counter()
         for entry in data["entries"]:
             try:
-                counts[(str(entry["path"]), str(entry["code"]), str(entry.get("api") or ""))] \
-                    += int(entry.get("count", 1))
+                counts[(str(entry["path"]), str(entry["code"]), str(entry.get("api") or ""))] += (
+                    int(entry.get("count", 1))
+                )
             except (KeyError, TypeError, ValueError):
                 raise BaselineError(f"{path}: bad entry {entry!r}") from None
         return cls(counts, path)
@@ -99,8 +104,9 @@ def compare(baseline: Baseline, findings: list[Finding]) -> Comparison:
     """Which findings the baseline accepts, which are new, and which entries are stale."""
     out = Comparison()
     seen: Counter[Key] = Counter()
-    ordered = sorted(findings, key=lambda f: (f.location.path, f.location.line,
-                                              f.location.column, f.code))
+    ordered = sorted(
+        findings, key=lambda f: (f.location.path, f.location.line, f.location.column, f.code)
+    )
     for finding in ordered:
         key = key_of(finding)
         seen[key] += 1

@@ -67,7 +67,11 @@ class Entry:
 
     def same_stat(self, st: os.stat_result) -> bool:
         return (self.size, self.mtime_ns, self.ctime_ns, self.inode) == (
-            st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+            st.st_size,
+            st.st_mtime_ns,
+            st.st_ctime_ns,
+            st.st_ino,
+        )
 
 
 @dataclass
@@ -101,8 +105,7 @@ def write_private(path: Path, payload: bytes) -> None:
     import contextlib
     import tempfile
 
-    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path.name), suffix=TEMP_SUFFIX,
-                               dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path.name), suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
@@ -126,8 +129,9 @@ class ResultStore:
         name = hashlib.blake2b(key.encode(), digest_size=20).hexdigest()
         return self.directory / name[:2] / f"{name[2:]}.pickle", key
 
-    def load(self, digest: str, file_key: str, path: Path, data: bytes | None = None,
-             make: Any = None) -> Any:
+    def load(
+        self, digest: str, file_key: str, path: Path, data: bytes | None = None, make: Any = None
+    ) -> Any:
         """The result stored for this content, rebuilt with `make(source, output, fields)`
         from the file's bytes (re-read unless given, and checked against the digest); None
         on a miss, a corrupt entry or a file that changed since."""
@@ -144,11 +148,12 @@ class ResultStore:
             return None
         return make(data, data if output is None else output, fields)
 
-    def store(self, digest: str, file_key: str, source: bytes, output: bytes,
-              fields: Any) -> None:
+    def store(self, digest: str, file_key: str, source: bytes, output: bytes, fields: Any) -> None:
         entry_path, key = self._path(digest, file_key)
-        payload = pickle.dumps((FORMAT, key, None if output == source else output, fields),
-                               protocol=pickle.HIGHEST_PROTOCOL)
+        payload = pickle.dumps(
+            (FORMAT, key, None if output == source else output, fields),
+            protocol=pickle.HIGHEST_PROTOCOL,
+        )
         parent = entry_path.parent
         if parent not in self._made:
             parent.mkdir(parents=True, exist_ok=True)
@@ -193,8 +198,9 @@ class Manifest:
         return None
 
     def record(self, key: str, st: os.stat_result, digest: str, info: Any) -> None:
-        self.entries[key] = Entry(st.st_size, st.st_mtime_ns, digest, info, st.st_ctime_ns,
-                                  st.st_ino)
+        self.entries[key] = Entry(
+            st.st_size, st.st_mtime_ns, digest, info, st.st_ctime_ns, st.st_ino
+        )
         self.dirty = True
 
     def forget(self, key: str) -> None:
@@ -204,8 +210,7 @@ class Manifest:
     def save(self) -> None:
         if not self.dirty:
             return
-        payload = pickle.dumps((FORMAT, self.key, self.entries),
-                               protocol=pickle.HIGHEST_PROTOCOL)
+        payload = pickle.dumps((FORMAT, self.key, self.entries), protocol=pickle.HIGHEST_PROTOCOL)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(self.path, payload, mode=0o600)
         self.dirty = False
@@ -215,14 +220,14 @@ def manifest_key(root: Path, options_key: str, tables_key: str) -> str:
     return f"{__version__}|{tables_key}|{options_key}|{os.path.realpath(root)}"
 
 
-def result_store(options_key: str, tables_key: str,
-                 directory: Path | None = None) -> ResultStore:
+def result_store(options_key: str, tables_key: str, directory: Path | None = None) -> ResultStore:
     base = (directory or cache_dir()) / f"v{FORMAT}" / "results"
     return ResultStore(base, f"{FORMAT}|{__version__}|{tables_key}|{options_key}")
 
 
-def open_manifest(root: Path, options_key: str, tables_key: str,
-                  directory: Path | None = None) -> Manifest:
+def open_manifest(
+    root: Path, options_key: str, tables_key: str, directory: Path | None = None
+) -> Manifest:
     key = manifest_key(root, options_key, tables_key)
     name = hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
     path = (directory or cache_dir()) / f"v{FORMAT}" / f"{name}.pickle"
@@ -255,5 +260,4 @@ def load_index(root: Path) -> dict[str, tuple[int, int, frozenset[str]]]:
 def save_index(root: Path, data: dict[str, tuple[int, int, frozenset[str]]]) -> None:
     path = index_path(root)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, pickle.dumps((FORMAT, data), protocol=pickle.HIGHEST_PROTOCOL),
-                 mode=0o600)
+    atomic_write(path, pickle.dumps((FORMAT, data), protocol=pickle.HIGHEST_PROTOCOL), mode=0o600)

@@ -24,10 +24,29 @@ from typing import Any
 CONFIG_FILES = (".hipport.toml", "pyproject.toml")
 
 KNOWN_KEYS = {
-    "rocm", "cuda", "experimental", "roc", "amd-ext", "launch-syntax", "translate-strings",
-    "semantic", "cuda-path", "compile-commands", "include", "exclude", "extensions", "jobs",
-    "cache", "fail-on", "renames", "disable-mappings", "severity", "per-path-ignore",
-    "rename-suffix", "max-file-size", "baseline",
+    "rocm",
+    "cuda",
+    "experimental",
+    "roc",
+    "amd-ext",
+    "launch-syntax",
+    "translate-strings",
+    "semantic",
+    "cuda-path",
+    "compile-commands",
+    "include",
+    "exclude",
+    "extensions",
+    "jobs",
+    "cache",
+    "fail-on",
+    "renames",
+    "disable-mappings",
+    "severity",
+    "per-path-ignore",
+    "rename-suffix",
+    "max-file-size",
+    "baseline",
 }
 
 
@@ -81,39 +100,51 @@ def _validate(values: dict[str, Any], source: Path) -> dict[str, Any]:
         if key in values and not isinstance(values[key], bool):
             raise ConfigError(f"{source}: '{key}' must be true or false")
     for key in ("jobs", "max-file-size"):
-        if key in values and (isinstance(values[key], bool) or not isinstance(values[key], int)
-                              or values[key] < 0):
+        if key in values and (
+            isinstance(values[key], bool) or not isinstance(values[key], int) or values[key] < 0
+        ):
             raise ConfigError(f"{source}: '{key}' must be a whole number")
-    for key in ("rocm", "cuda", "launch-syntax", "cuda-path", "compile-commands", "fail-on",
-                "baseline"):
+    for key in (
+        "rocm",
+        "cuda",
+        "launch-syntax",
+        "cuda-path",
+        "compile-commands",
+        "fail-on",
+        "baseline",
+    ):
         if key in values and not isinstance(values[key], str):
             raise ConfigError(f"{source}: '{key}' must be a string")
     if values.get("launch-syntax", "cuda") not in ("cuda", "hip"):
-        raise ConfigError(f"{source}: 'launch-syntax' must be \"cuda\" or \"hip\"")
+        raise ConfigError(f'{source}: \'launch-syntax\' must be "cuda" or "hip"')
     if values.get("fail-on", "never") not in ("error", "warning", "note", "never"):
         raise ConfigError(f"{source}: 'fail-on' must be error, warning, note or never")
     for old, new in dict(values.get("rename-suffix") or {}).items():
         if not (isinstance(new, str) and old.startswith(".") and new.startswith(".")):
-            raise ConfigError(f"{source}: 'rename-suffix' maps suffixes, e.g. \".cu\" = \".hip\"")
+            raise ConfigError(f'{source}: \'rename-suffix\' maps suffixes, e.g. ".cu" = ".hip"')
     for key in ("renames", "severity", "per-path-ignore", "rename-suffix"):
         if key in values and not isinstance(values[key], dict):
             raise ConfigError(f"{source}: '{key}' must be a table")
     for key in ("include", "exclude", "disable-mappings", "extensions"):
-        if key in values and not (isinstance(values[key], list)
-                                  and all(isinstance(v, str) for v in values[key])):
+        if key in values and not (
+            isinstance(values[key], list) and all(isinstance(v, str) for v in values[key])
+        ):
             raise ConfigError(f"{source}: '{key}' must be a list of strings")
     for name, new in values.get("renames", {}).items():
         if not (isinstance(new, str) and new.isidentifier() and name.isidentifier()):
-            raise ConfigError(f"{source}: renames map identifiers to identifiers "
-                              f"({name!r} = {new!r})")
+            raise ConfigError(
+                f"{source}: renames map identifiers to identifiers ({name!r} = {new!r})"
+            )
     for pattern, entries in values.get("per-path-ignore", {}).items():
         if not (isinstance(entries, list) and all(isinstance(e, str) for e in entries)):
-            raise ConfigError(f"{source}: per-path-ignore {pattern!r} must be a list of rule "
-                              "codes or CUDA names")
+            raise ConfigError(
+                f"{source}: per-path-ignore {pattern!r} must be a list of rule codes or CUDA names"
+            )
     for code, level in values.get("severity", {}).items():
         if level not in ("error", "warning", "note", "off"):
-            raise ConfigError(f"{source}: severity of {code} must be error, warning, note or "
-                              f"off, not {level!r}")
+            raise ConfigError(
+                f"{source}: severity of {code} must be error, warning, note or off, not {level!r}"
+            )
     return values
 
 

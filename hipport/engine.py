@@ -76,8 +76,9 @@ PASS_THROUGH_SUFFIXES = (".hip",)
 _CHECK_ALWAYS = os.environ.get("HIPPORT_CHECK_INVARIANTS") == "1"
 
 
-def translate_source(source: bytes, path: str, target: Target,
-                     options: EngineOptions | None = None) -> TranslationResult:
+def translate_source(
+    source: bytes, path: str, target: Target, options: EngineOptions | None = None
+) -> TranslationResult:
     """Translate one source text (see the CONTRACT above). Never raises on bad input."""
     options = options or EngineOptions()
     result = _translate(source, path, target, options)
@@ -86,8 +87,9 @@ def translate_source(source: bytes, path: str, target: Target,
     return result
 
 
-def _translate(source: bytes, path: str, target: Target,
-               options: EngineOptions) -> TranslationResult:
+def _translate(
+    source: bytes, path: str, target: Target, options: EngineOptions
+) -> TranslationResult:
     if path.endswith(PASS_THROUGH_SUFFIXES) or not might_need_translation(source):
         return TranslationResult(path, source, source, defined_names=_safe_defined(source, path))
     try:
@@ -97,8 +99,9 @@ def _translate(source: bytes, path: str, target: Target,
     return _translate_tokens(source, tokens, path, target, options)
 
 
-def _translate_tokens(source: bytes, tokens: list[Token], path: str, target: Target,
-                      options: EngineOptions) -> TranslationResult:
+def _translate_tokens(
+    source: bytes, tokens: list[Token], path: str, target: Target, options: EngineOptions
+) -> TranslationResult:
     from hipport.rules import Context, all_rules  # the rules import this module's types
 
     tables = options.tables or load_tables()
@@ -124,8 +127,9 @@ def _semantic(ctx) -> list[Finding]:  # noqa: ANN001 (Context: imported late)
 
     info = analyze(ctx.source, ctx.path, ctx.options.cuda_path, ctx.options.compile_args)
     if info.errors:
-        return [ctx.finding(SEMANTIC_PARSE_ERROR.code, 0, 0,
-                            "semantic pass: " + "; ".join(info.errors))]
+        return [
+            ctx.finding(SEMANTIC_PARSE_ERROR.code, 0, 0, "semantic pass: " + "; ".join(info.errors))
+        ]
     # Declared in this file and not by the toolkit: the user's own (never renamed/reported).
     ctx.user_declared = info.user_declared
     ctx.confirmed_launches = info.launches
@@ -162,7 +166,7 @@ def _check_invariants(result: TranslationResult, target: Target, options: Engine
     out = 0
     for edit in sorted(result.edits, key=lambda e: (e.start, e.end)):
         gap = edit.start - pos
-        assert result.source[pos:edit.start] == result.output[out:out + gap], "bytes changed"
+        assert result.source[pos : edit.start] == result.output[out : out + gap], "bytes changed"
         out += gap + len(edit.new)
         pos = edit.end
     assert result.source[pos:] == result.output[out:], "bytes changed after the last edit"
@@ -172,25 +176,98 @@ def _check_invariants(result: TranslationResult, target: Target, options: Engine
 
 # --- the names a file defines (for unknown-name checks and the project index) ----------
 
-_TYPE_KEYWORDS = frozenset({
-    "void", "int", "float", "double", "char", "bool", "long", "short", "unsigned", "signed",
-    "auto", "const", "volatile", "size_t", "static", "inline", "extern", "constexpr",
-    "__global__", "__device__", "__host__", "__forceinline__", "__inline__", "__shared__",
-    "__constant__", "__managed__", "wchar_t", "char16_t", "char32_t", "char8_t",
-})
-_NOT_TYPES = frozenset({
-    "return", "else", "case", "do", "throw", "goto", "new", "delete", "sizeof", "typeid",
-    "co_return", "co_await", "co_yield", "decltype", "alignof", "noexcept", "operator",
-    "define", "undef", "ifdef", "ifndef", "if", "elif", "defined", "include", "pragma",
-    "while", "for", "switch", "catch", "static_assert", "using", "namespace", "template",
-    "typename", "class", "struct", "union", "enum", "typedef", "public", "private",
-    "protected", "friend", "virtual", "explicit", "asm", "__asm__",
-})
+_TYPE_KEYWORDS = frozenset(
+    {
+        "void",
+        "int",
+        "float",
+        "double",
+        "char",
+        "bool",
+        "long",
+        "short",
+        "unsigned",
+        "signed",
+        "auto",
+        "const",
+        "volatile",
+        "size_t",
+        "static",
+        "inline",
+        "extern",
+        "constexpr",
+        "__global__",
+        "__device__",
+        "__host__",
+        "__forceinline__",
+        "__inline__",
+        "__shared__",
+        "__constant__",
+        "__managed__",
+        "wchar_t",
+        "char16_t",
+        "char32_t",
+        "char8_t",
+    }
+)
+_NOT_TYPES = frozenset(
+    {
+        "return",
+        "else",
+        "case",
+        "do",
+        "throw",
+        "goto",
+        "new",
+        "delete",
+        "sizeof",
+        "typeid",
+        "co_return",
+        "co_await",
+        "co_yield",
+        "decltype",
+        "alignof",
+        "noexcept",
+        "operator",
+        "define",
+        "undef",
+        "ifdef",
+        "ifndef",
+        "if",
+        "elif",
+        "defined",
+        "include",
+        "pragma",
+        "while",
+        "for",
+        "switch",
+        "catch",
+        "static_assert",
+        "using",
+        "namespace",
+        "template",
+        "typename",
+        "class",
+        "struct",
+        "union",
+        "enum",
+        "typedef",
+        "public",
+        "private",
+        "protected",
+        "friend",
+        "virtual",
+        "explicit",
+        "asm",
+        "__asm__",
+    }
+)
 _AFTER_DECLARATOR = frozenset({"=", ";", ",", "[", "{", "(", ")", ":"})
 
 
-def names_defined_by(tokens: list[Token], source: bytes = b"",
-                     directives: list[Directive] | None = None) -> frozenset[str]:
+def names_defined_by(
+    tokens: list[Token], source: bytes = b"", directives: list[Directive] | None = None
+) -> frozenset[str]:
     """Names the file itself defines: macros, functions, types, variables, enumerators.
 
     A token heuristic (no preprocessor, no parser): good enough to know that a
@@ -205,8 +282,11 @@ def names_defined_by(tokens: list[Token], source: bytes = b"",
     in_directive: set[int] = set()
     for d in directives if source else ():
         in_directive.update(range(d.hash, d.end))
-        if d.name == "define" and d.hash + 2 < d.end and tokens[d.hash + 2].kind in (
-                IDENTIFIER, "keyword"):
+        if (
+            d.name == "define"
+            and d.hash + 2 < d.end
+            and tokens[d.hash + 2].kind in (IDENTIFIER, "keyword")
+        ):
             names.add(tokens[d.hash + 2].text)
     # Directive lines are left out: their tokens would glue onto the code around them.
     code = [t for i, t in enumerate(tokens) if t.kind != "comment" and i not in in_directive]
@@ -229,12 +309,18 @@ def names_defined_by(tokens: list[Token], source: bytes = b"",
         nxt = code[k + 1] if k + 1 < n else None
         if prev is None:
             continue
-        if text in ("define",) and prev.text == "#" and nxt is not None and nxt.kind in (
-                IDENTIFIER, "keyword"):
+        if (
+            text in ("define",)
+            and prev.text == "#"
+            and nxt is not None
+            and nxt.kind in (IDENTIFIER, "keyword")
+        ):
             names.add(nxt.text)
             continue
-        if prev.text in ("struct", "class", "union", "enum", "namespace", "concept") and \
-                tok.kind == IDENTIFIER:
+        if (
+            prev.text in ("struct", "class", "union", "enum", "namespace", "concept")
+            and tok.kind == IDENTIFIER
+        ):
             names.add(text)
             if prev.text == "enum" or (k >= 2 and code[k - 2].text == "enum"):
                 enum_depth = depth + 1
@@ -244,8 +330,13 @@ def names_defined_by(tokens: list[Token], source: bytes = b"",
             continue
         if tok.kind != IDENTIFIER:
             continue
-        if enum_depth != -1 and depth == enum_depth and prev.text in ("{", ",") and \
-                nxt is not None and nxt.text in ("=", ",", "}"):
+        if (
+            enum_depth != -1
+            and depth == enum_depth
+            and prev.text in ("{", ",")
+            and nxt is not None
+            and nxt.text in ("=", ",", "}")
+        ):
             names.add(text)
             continue
         if prev.text == "using" and nxt is not None and nxt.text == "=":
@@ -256,8 +347,12 @@ def names_defined_by(tokens: list[Token], source: bytes = b"",
         if nxt.text == ";" and k >= 2 and code[k - 2].text == "typedef":
             names.add(text)
             continue
-        if prev.kind == IDENTIFIER and prev.text not in _NOT_TYPES or \
-                prev.text in _TYPE_KEYWORDS or prev.text in ("*", "&", "&&", ">", "**"):
+        if (
+            prev.kind == IDENTIFIER
+            and prev.text not in _NOT_TYPES
+            or prev.text in _TYPE_KEYWORDS
+            or prev.text in ("*", "&", "&&", ">", "**")
+        ):
             if prev.text in ("*", "&", "&&", "**", ">") and not _looks_declaration(code, k):
                 continue
             names.add(text)
@@ -273,9 +368,16 @@ def _looks_declaration(code: list[Token], k: int) -> bool:
         return False
     if code[j].text == ">":
         return True
-    return code[j].kind in (IDENTIFIER, "keyword") and code[j].text not in _NOT_TYPES and (
-        j == 0 or code[j - 1].text in (";", "{", "}", "(", ",", ")", ">", "<", "::", "#")
-        or code[j - 1].kind in (IDENTIFIER, "keyword") or code[j - 1].text in _TYPE_KEYWORDS)
+    return (
+        code[j].kind in (IDENTIFIER, "keyword")
+        and code[j].text not in _NOT_TYPES
+        and (
+            j == 0
+            or code[j - 1].text in (";", "{", "}", "(", ",", ")", ">", "<", "::", "#")
+            or code[j - 1].kind in (IDENTIFIER, "keyword")
+            or code[j - 1].text in _TYPE_KEYWORDS
+        )
+    )
 
 
 def defined_names(source: bytes, path: str) -> frozenset[str]:

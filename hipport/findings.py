@@ -97,10 +97,15 @@ def rule_by_code_or_name(key: str) -> RuleInfo | None:
 
 # The one rule that belongs to the run rather than to a rule module: the runner makes these
 # findings and the report counts them.
-FILE_ERROR = register(RuleInfo(
-    "HIP202", "file-error", Severity.ERROR,
-    "A file hipport could not read, tokenize or translate.",
-    "Nothing in the file was checked, so a clean report would be a false promise.",
-    "hipport check binary.cu  # a file holding NUL bytes, or unreadable",
-    "Fix or exclude the file (exclude = [...] in [tool.hipport]); the message says why it "
-    "failed."))
+FILE_ERROR = register(
+    RuleInfo(
+        "HIP202",
+        "file-error",
+        Severity.ERROR,
+        "A file hipport could not read, tokenize or translate.",
+        "Nothing in the file was checked, so a clean report would be a false promise.",
+        "hipport check binary.cu  # a file holding NUL bytes, or unreadable",
+        "Fix or exclude the file (exclude = [...] in [tool.hipport]); the message says why it "
+        "failed.",
+    )
+)

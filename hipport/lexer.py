@@ -33,10 +33,19 @@ TRIGGERS = re.compile(rb"cu|CU|Cu|<<<|__|nvrtc|NVRTC|asm|#\s*include|cudnn|dim3|
 # The virtual file name the source is parsed under: a directory that does not exist, so
 # that clang never reads a real header next to it (tokens need none).
 _VIRTUAL_NAME = "/nonexistent-hipport-dir/input.cpp"
-_ARGS = ("-x", "c++", "-std=c++17", "-nostdinc", "-nostdinc++", "-fsyntax-only",
-         "-Wno-everything", "-ferror-limit=1")
-_OPTIONS = (cindex.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES
-            | cindex.TranslationUnit.PARSE_INCOMPLETE)
+_ARGS = (
+    "-x",
+    "c++",
+    "-std=c++17",
+    "-nostdinc",
+    "-nostdinc++",
+    "-fsyntax-only",
+    "-Wno-everything",
+    "-ferror-limit=1",
+)
+_OPTIONS = (
+    cindex.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES | cindex.TranslationUnit.PARSE_INCOMPLETE
+)
 MAX_BYTES = 64 * 1024 * 1024
 
 
@@ -84,8 +93,12 @@ def lex(source: bytes, path: str = "<input>") -> list[Token]:
 def _parse(source: bytes, path: str) -> cindex.TranslationUnit:
     try:
         return cindex.TranslationUnit.from_source(
-            _VIRTUAL_NAME, list(_ARGS), unsaved_files=[(_VIRTUAL_NAME, source)],
-            options=_OPTIONS, index=_index())
+            _VIRTUAL_NAME,
+            list(_ARGS),
+            unsaved_files=[(_VIRTUAL_NAME, source)],
+            options=_OPTIONS,
+            index=_index(),
+        )
     except cindex.TranslationUnitLoadError as exc:
         raise LexError(f"{path}: libclang could not load the file: {exc}") from None
 
@@ -120,8 +133,9 @@ def _tokens(tu: cindex.TranslationUnit, source: bytes, fast: bool = True) -> lis
 # SourceLocation, [2] the length in bytes. That layout is libclang's own (stable since
 # clang 2.x, but not documented), so it is checked before use and checked again per file.
 _TOKEN_WORDS = sizeof(cindex.Token) // 4
-_LAYOUT_OK = sizeof(cindex.Token) % 4 == 0 and cindex.Token.int_data.offset == 0 \
-    and _TOKEN_WORDS >= 3
+_LAYOUT_OK = (
+    sizeof(cindex.Token) % 4 == 0 and cindex.Token.int_data.offset == 0 and _TOKEN_WORDS >= 3
+)
 # Tokens per file compared with the documented path (besides the first and the last).
 _SAMPLE = 8
 # Clang's line breaks: \n, \r, and the pairs \r\n and \n\r counted once.
@@ -142,14 +156,19 @@ def _fast_convert(lib, tu, memory, n: int, source: bytes) -> list[Token] | None:
     f = cindex.c_object_p()
     off = c_uint()
     lib.clang_getInstantiationLocation(
-        lib.clang_getTokenLocation(tu, memory[0]), byref(f), None, None, byref(off))
+        lib.clang_getTokenLocation(tu, memory[0]), byref(f), None, None, byref(off)
+    )
     base = locs[0] - off.value
     starts = [loc - base for loc in locs]
     ends = list(map(add, starts, lengths))
     # Structure: known kinds, inside the file, in order and never overlapping (a macro
     # location or another file's would land outside or out of order).
-    if max(kind_ids) >= len(_KINDS) or starts[0] < 0 or ends[-1] > len(source) \
-            or not all(map(le, ends[:-1], starts[1:])):
+    if (
+        max(kind_ids) >= len(_KINDS)
+        or starts[0] < 0
+        or ends[-1] > len(source)
+        or not all(map(le, ends[:-1], starts[1:]))
+    ):
         return None
     lines_at = _clang_line_starts(source)
     lines = list(map(partial(bisect_right, lines_at), starts))
@@ -160,8 +179,12 @@ def _fast_convert(lib, tu, memory, n: int, source: bytes) -> list[Token] | None:
     else:
         texts = [decode(b) for b in map(source.__getitem__, spans)]
     kinds = list(map(_KINDS.__getitem__, kind_ids))
-    out = list(map(partial(tuple.__new__, Token),
-                   zip(kinds, texts, starts, ends, lines, columns, strict=True)))
+    out = list(
+        map(
+            partial(tuple.__new__, Token),
+            zip(kinds, texts, starts, ends, lines, columns, strict=True),
+        )
+    )
     sample = sorted({0, n - 1, *range(0, n, max(1, n // _SAMPLE))})
     if _convert(lib, tu, [memory[i] for i in sample], source) != [out[i] for i in sample]:
         return None

@@ -12,11 +12,37 @@ from typing import TYPE_CHECKING
 
 from hipport.fsio import is_stale_temp
 
-SOURCE_SUFFIXES = (".cu", ".cuh", ".hip", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh",
-                   ".inl", ".inc")
+SOURCE_SUFFIXES = (
+    ".cu",
+    ".cuh",
+    ".hip",
+    ".cpp",
+    ".cc",
+    ".cxx",
+    ".c",
+    ".h",
+    ".hpp",
+    ".hh",
+    ".inl",
+    ".inc",
+)
 HIP_SUFFIXES = (".hip",)
-SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv", "venv", ".tox",
-             ".mypy_cache", ".pytest_cache", ".ruff_cache", "build", "_build", "out"}
+SKIP_DIRS = {
+    ".git",
+    ".hg",
+    ".svn",
+    "__pycache__",
+    "node_modules",
+    ".venv",
+    "venv",
+    ".tox",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    "build",
+    "_build",
+    "out",
+}
 SKIP_DIR_PREFIXES = ("cmake-build-", "build-")
 
 
@@ -92,7 +118,7 @@ class _GitIgnore:
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
         for base, spec in self._specs:
-            sub = rel[len(base) + 1:] if base else rel
+            sub = rel[len(base) + 1 :] if base else rel
             if spec.match_file(sub + "/" if is_dir else sub):
                 return True
         return False
@@ -114,10 +140,16 @@ def common_base(paths: list[Path]) -> Path:
     return Path(os.path.commonpath(dirs)) if dirs else Path.cwd()
 
 
-def discover(paths: list[Path], *, include: list[str] | None = None,
-             exclude: list[str] | None = None, suffixes: tuple[str, ...] = SOURCE_SUFFIXES,
-             with_other: bool = False, base: Path | None = None,
-             use_gitignore: bool = True) -> Discovery:
+def discover(
+    paths: list[Path],
+    *,
+    include: list[str] | None = None,
+    exclude: list[str] | None = None,
+    suffixes: tuple[str, ...] = SOURCE_SUFFIXES,
+    with_other: bool = False,
+    base: Path | None = None,
+    use_gitignore: bool = True,
+) -> Discovery:
     """Files to process under `paths`. Explicitly named files are taken whatever their suffix
     (unless excluded); directories are walked, skipping VCS and build folders, what
     .gitignore ignores, symlinks that lead outside the tree, loops and special files."""
@@ -132,8 +164,9 @@ def discover(paths: list[Path], *, include: list[str] | None = None,
             skipped.append(Skipped(path, "does not exist"))
             continue
         if path.is_dir():
-            for item in _walk(path, base, include, exclude, suffixes, with_other, skipped,
-                              use_gitignore):
+            for item in _walk(
+                path, base, include, exclude, suffixes, with_other, skipped, use_gitignore
+            ):
                 files.setdefault(item.relpath, item)
             continue
         rel = _rel(path, base)
@@ -152,8 +185,9 @@ def discover(paths: list[Path], *, include: list[str] | None = None,
     return Discovery(base, _one_per_real_file(files, skipped, base), skipped)
 
 
-def _one_per_real_file(files: dict[str, ProjectFile], skipped: list[Skipped],
-                       base: Path) -> list[ProjectFile]:
+def _one_per_real_file(
+    files: dict[str, ProjectFile], skipped: list[Skipped], base: Path
+) -> list[ProjectFile]:
     """A file reached both as itself and through a symlink is processed once, as itself:
     translating it twice would race two writes, and an in-place write through the link
     would replace the link with a copy."""
@@ -188,9 +222,16 @@ def _rel(path: Path, base: Path) -> str:
         return Path(os.path.relpath(path, base)).as_posix()
 
 
-def _walk(top: Path, base: Path, include: list[str], exclude: list[str],
-          suffixes: tuple[str, ...], with_other: bool, skipped: list[Skipped],
-          use_gitignore: bool) -> Iterator[ProjectFile]:
+def _walk(
+    top: Path,
+    base: Path,
+    include: list[str],
+    exclude: list[str],
+    suffixes: tuple[str, ...],
+    with_other: bool,
+    skipped: list[Skipped],
+    use_gitignore: bool,
+) -> Iterator[ProjectFile]:
     real_top = os.path.realpath(top)
     seen_dirs: set[tuple[int, int]] = set()
     ignore = _GitIgnore()
@@ -248,8 +289,9 @@ def _walk(top: Path, base: Path, include: list[str], exclude: list[str],
             if is_link and is_dir:
                 # the directory it points to is inside the tree and walked as itself; going
                 # through links too would visit it twice, or forever for a link to a parent
-                skipped.append(Skipped(path, "symlink to a directory inside the tree, "
-                                             "walked as itself"))
+                skipped.append(
+                    Skipped(path, "symlink to a directory inside the tree, walked as itself")
+                )
                 continue
             if is_dir:
                 if entry.name in SKIP_DIRS or entry.name.startswith(SKIP_DIR_PREFIXES):
@@ -272,9 +314,12 @@ def _walk(top: Path, base: Path, include: list[str], exclude: list[str],
             if not is_file:
                 if os.path.lexists(path) and not is_link:
                     skipped.append(Skipped(path, "not a regular file (FIFO, socket, device)"))
-                elif is_link and classify(entry.name, suffixes) != "other" and not (
-                        use_gitignore and ignore.ignored(rel, False)) and not (
-                        exclude and _matches(rel, exclude)):
+                elif (
+                    is_link
+                    and classify(entry.name, suffixes) != "other"
+                    and not (use_gitignore and ignore.ignored(rel, False))
+                    and not (exclude and _matches(rel, exclude))
+                ):
                     # a source named in the tree that cannot be read: say so
                     skipped.append(Skipped(path, "cannot read: dangling symlink"))
                 continue

@@ -99,8 +99,7 @@ class FileInfo:
 
 
 def file_info(result: TranslationResult, digest: str, out_digest: str) -> FileInfo:
-    codes = Counter((f.code, f.api if f.code == UNKNOWN_CODE else None)
-                    for f in result.findings)
+    codes = Counter((f.code, f.api if f.code == UNKNOWN_CODE else None) for f in result.findings)
     renamed: Counter[str] = Counter()
     best: Version | None = None
     deciders: set[str] = set()
@@ -113,10 +112,16 @@ def file_info(result: TranslationResult, digest: str, out_digest: str) -> FileIn
             best, deciders = use.min_rocm, {use.api}
         elif use.min_rocm == best:
             deciders.add(use.api)
-    return FileInfo(result.changed, len(result.output), out_digest,
-                    tuple((c, a, n) for (c, a), n in sorted(codes.items(), key=str)),
-                    tuple(sorted(renamed.items())), best, frozenset(deciders),
-                    result.defined_names)
+    return FileInfo(
+        result.changed,
+        len(result.output),
+        out_digest,
+        tuple((c, a, n) for (c, a), n in sorted(codes.items(), key=str)),
+        tuple(sorted(renamed.items())),
+        best,
+        frozenset(deciders),
+        result.defined_names,
+    )
 
 
 @dataclass
@@ -158,8 +163,11 @@ class RunSummary:
             "skipped": counts.get("skipped", 0),
             "cached": self.cached_count(),
             "copied": sum(1 for f in self.files if f.kind == "other"),
-            "renamed_files": {f.relpath: f.out_relpath for f in self.files
-                              if f.out_relpath and f.out_relpath != f.relpath},
+            "renamed_files": {
+                f.relpath: f.out_relpath
+                for f in self.files
+                if f.out_relpath and f.out_relpath != f.relpath
+            },
             "renamed_per_family": dict(sorted(self.renamed_per_family().items())),
             "findings_per_code": dict(sorted(self.findings_per_code().items())),
             "min_rocm": str(rocm) if rocm is not None else None,
@@ -203,9 +211,11 @@ class RunSummary:
                 else:
                     continue
             else:
-                pairs = [(use.min_rocm, use.api) for use in f.result.uses
-                         if use.status in (Status.MAPPED, Status.NEEDS_NEWER_ROCM)
-                         and use.min_rocm]
+                pairs = [
+                    (use.min_rocm, use.api)
+                    for use in f.result.uses
+                    if use.status in (Status.MAPPED, Status.NEEDS_NEWER_ROCM) and use.min_rocm
+                ]
             for version, api in pairs:
                 if best is None or version > best:
                     best, deciders = version, {api}
@@ -247,8 +257,9 @@ def _process(item: tuple[str, str, str, str, EngineOptions | None, int]) -> tupl
     return relpath, result, None, st
 
 
-def translate_one(data: bytes, relpath: str, kind: str,
-                  options: EngineOptions | None) -> TranslationResult:
+def translate_one(
+    data: bytes, relpath: str, kind: str, options: EngineOptions | None
+) -> TranslationResult:
     if kind == "cmake":
         from hipport.cmake import translate_cmake
 
@@ -270,16 +281,22 @@ def _init_worker(target: Target, options: EngineOptions) -> None:
 
 # --- the run --------------------------------------------------------------------------------
 
-def options_key(opts: RunOptions, config: Config,
-                include_renames: dict[str, str] | None = None) -> str:
+
+def options_key(
+    opts: RunOptions, config: Config, include_renames: dict[str, str] | None = None
+) -> str:
     """Everything besides a file's content that decides its result: a change to any of it
     makes every cached result a miss."""
     data = {
         "include_renames": sorted((include_renames or {}).items()),
         "max_file_size": opts.max_file_size,
-        "target": opts.target.key(), "semantic": opts.semantic, "cuda_path": opts.cuda_path,
-        "renames": config.renames, "disabled": sorted(config.disabled_mappings),
-        "per_path": config.per_path_ignore, "rename_suffix": opts.rename_suffix,
+        "target": opts.target.key(),
+        "semantic": opts.semantic,
+        "cuda_path": opts.cuda_path,
+        "renames": config.renames,
+        "disabled": sorted(config.disabled_mappings),
+        "per_path": config.per_path_ignore,
+        "rename_suffix": opts.rename_suffix,
         "compile_commands": _mtime(opts.compile_commands),
     }
     return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=16).hexdigest()
@@ -294,8 +311,9 @@ def _mtime(path: Path | None) -> str | None:
         return str(path)
 
 
-def _engine_options(opts: RunOptions, config: Config, renames: dict[str, str],
-                    compile_args: tuple[str, ...] = ()) -> EngineOptions:
+def _engine_options(
+    opts: RunOptions, config: Config, renames: dict[str, str], compile_args: tuple[str, ...] = ()
+) -> EngineOptions:
     return EngineOptions(
         user_renames=config.renames,
         disabled_mappings=config.disabled_mappings,
@@ -313,14 +331,23 @@ def renamed(relpath: str, rename_suffix: dict[str, str]) -> str:
     return relpath
 
 
-def run_paths(paths: list[Path], config: Config, opts: RunOptions,
-              on_progress: Callable[[int, int], None] | None = None) -> RunSummary:
+def run_paths(
+    paths: list[Path],
+    config: Config,
+    opts: RunOptions,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> RunSummary:
     from hipport import cache as cache_mod
     from hipport.tables.model import mappings_digest, mappings_dir
 
     start = time.perf_counter()
-    discovery = discover(paths, include=opts.include, exclude=opts.exclude,
-                         suffixes=opts.suffixes, with_other=opts.with_other)
+    discovery = discover(
+        paths,
+        include=opts.include,
+        exclude=opts.exclude,
+        suffixes=opts.suffixes,
+        with_other=opts.with_other,
+    )
     found = _apply_config_patterns(discovery.files, config, opts)
     work = [f for f in found if f.kind != "other"]
     include_renames = _include_renames(work, opts.rename_suffix)
@@ -331,9 +358,9 @@ def run_paths(paths: list[Path], config: Config, opts: RunOptions,
     # project index: loading and rewriting the whole tree's result manifest would cost
     # more than translating the files themselves.
     if opts.use_cache and not opts.index_only_cached:
-        manifest = cache_mod.open_manifest(config.root,
-                                           options_key(opts, config, include_renames),
-                                           mappings_digest(mappings_dir()))
+        manifest = cache_mod.open_manifest(
+            config.root, options_key(opts, config, include_renames), mappings_digest(mappings_dir())
+        )
     outcomes: dict[str, FileOutcome] = {}
     todo: list[tuple] = []
     lazy = (not opts.need_results or opts.stream_results) and not opts.rename_suffix
@@ -353,21 +380,28 @@ def run_paths(paths: list[Path], config: Config, opts: RunOptions,
     by_rel = {f.relpath: f for f in work}
     for relpath, result, error, st in _execute(todo, opts, base_options):
         outcome = _outcome(by_rel[relpath], result, error, opts)
-        if manifest is not None and result is not None and st is not None and not error \
-                and not result.error:
+        if (
+            manifest is not None
+            and result is not None
+            and st is not None
+            and not error
+            and not result.error
+        ):
             stored = _store(manifest, _cache_key(by_rel[relpath]), st, result)
             if stored is not None and lazy and opts.stream_results:
                 f = by_rel[relpath]
-                outcome = _lazy_outcome(manifest, f, stored[0], stored[1], items[relpath],
-                                        opts, cached=False)
+                outcome = _lazy_outcome(
+                    manifest, f, stored[0], stored[1], items[relpath], opts, cached=False
+                )
         outcomes[relpath] = outcome
         done += 1
         if on_progress:
             on_progress(done, total)
     for f in found:
         if f.kind == "other":
-            outcomes[f.relpath] = FileOutcome(f.path, f.relpath, "other", "copied",
-                                              out_relpath=f.relpath)
+            outcomes[f.relpath] = FileOutcome(
+                f.path, f.relpath, "other", "copied", out_relpath=f.relpath
+            )
     _follow_renames_in_cmake(outcomes, opts.rename_suffix)
     project_names = _project_names(config, outcomes, opts, opts.use_cache)
     files = [outcomes[f.relpath] for f in found]
@@ -385,8 +419,15 @@ def run_paths(paths: list[Path], config: Config, opts: RunOptions,
             manifest.save()
         except OSError:
             pass  # a read-only cache only costs speed
-    return RunSummary(config.root, discovery.base, opts.target, files,
-                      time.perf_counter() - start, skipped, project_names)
+    return RunSummary(
+        config.root,
+        discovery.base,
+        opts.target,
+        files,
+        time.perf_counter() - start,
+        skipped,
+        project_names,
+    )
 
 
 def _make_result(source: bytes, output: bytes, fields: tuple) -> TranslationResult:
@@ -394,8 +435,12 @@ def _make_result(source: bytes, output: bytes, fields: tuple) -> TranslationResu
     return TranslationResult(path, source, output, edits, findings, uses, defined_names)
 
 
-def _store(manifest, key: str, st: os.stat_result,  # noqa: ANN001
-           result: TranslationResult) -> tuple[str, FileInfo] | None:
+def _store(
+    manifest,
+    key: str,
+    st: os.stat_result,  # noqa: ANN001
+    result: TranslationResult,
+) -> tuple[str, FileInfo] | None:
     """One result entry (without the source, and without the output when unchanged) and its
     line in the stat index; returns (digest, info), or None when the cache cannot be written
     (which only costs speed)."""
@@ -414,8 +459,13 @@ def _store(manifest, key: str, st: os.stat_result,  # noqa: ANN001
     return digest, info
 
 
-def _from_cache(manifest, f: ProjectFile, item: tuple, opts: RunOptions,  # noqa: ANN001
-                lazy: bool) -> FileOutcome | None:
+def _from_cache(
+    manifest,
+    f: ProjectFile,
+    item: tuple,
+    opts: RunOptions,  # noqa: ANN001
+    lazy: bool,
+) -> FileOutcome | None:
     """The cached outcome of an unchanged file, or None (translate it). A lazy outcome
     carries the result's summary and a loader; otherwise the result is loaded now."""
     key = _cache_key(f)
@@ -428,8 +478,15 @@ def _from_cache(manifest, f: ProjectFile, item: tuple, opts: RunOptions,  # noqa
     return _lazy_outcome(manifest, f, hit.digest, hit.info, item, opts)
 
 
-def _lazy_outcome(manifest, f: ProjectFile, digest: str, info: FileInfo,  # noqa: ANN001
-                  item: tuple, opts: RunOptions, cached: bool = True) -> FileOutcome:
+def _lazy_outcome(
+    manifest,
+    f: ProjectFile,
+    digest: str,
+    info: FileInfo,  # noqa: ANN001
+    item: tuple,
+    opts: RunOptions,
+    cached: bool = True,
+) -> FileOutcome:
     """An outcome whose result stays in the cache until something asks for it."""
     key, store = _cache_key(f), manifest.results
     out_rel = renamed(f.relpath, opts.rename_suffix) if f.kind != "hip" else f.relpath
@@ -440,8 +497,18 @@ def _lazy_outcome(manifest, f: ProjectFile, digest: str, info: FileInfo,  # noqa
             _, result, _, _ = _process(item)
         return result
 
-    return FileOutcome(f.path, f.relpath, f.kind, "changed" if info.changed else "unchanged",
-                       None, None, out_rel, cached, info=info, loader=load_or_translate)
+    return FileOutcome(
+        f.path,
+        f.relpath,
+        f.kind,
+        "changed" if info.changed else "unchanged",
+        None,
+        None,
+        out_rel,
+        cached,
+        info=info,
+        loader=load_or_translate,
+    )
 
 
 def _cache_key(f: ProjectFile) -> str:
@@ -466,8 +533,9 @@ def _matches_config(path: Path, relpath: str, patterns: list[str], config: Confi
     return match_globs(rel if rel is not None else relpath, patterns)
 
 
-def _apply_config_patterns(files: list[ProjectFile], config: Config,
-                           opts: RunOptions) -> list[ProjectFile]:
+def _apply_config_patterns(
+    files: list[ProjectFile], config: Config, opts: RunOptions
+) -> list[ProjectFile]:
     """`include`/`exclude` from the configuration (the command line's are applied by
     discovery, relative to the paths given)."""
     exclude = list(config.get("exclude", []))
@@ -478,8 +546,11 @@ def _apply_config_patterns(files: list[ProjectFile], config: Config,
     for f in files:
         if _matches_config(f.path, f.relpath, exclude, config):
             continue
-        if include and f.kind != "other" and not _matches_config(f.path, f.relpath, include,
-                                                                   config):
+        if (
+            include
+            and f.kind != "other"
+            and not _matches_config(f.path, f.relpath, include, config)
+        ):
             if not opts.with_other:
                 continue
             f = ProjectFile(f.path, f.relpath, "other")
@@ -501,22 +572,29 @@ def _stat(path: Path) -> os.stat_result | None:
         return None
 
 
-def _outcome(f: ProjectFile, result: TranslationResult | None, error: str | None,
-             opts: RunOptions, cached: bool = False) -> FileOutcome:
+def _outcome(
+    f: ProjectFile,
+    result: TranslationResult | None,
+    error: str | None,
+    opts: RunOptions,
+    cached: bool = False,
+) -> FileOutcome:
     out_rel = renamed(f.relpath, opts.rename_suffix) if f.kind != "hip" else f.relpath
     if error is not None:
         status = "skipped" if error.startswith("skipped:") else "failed"
         return FileOutcome(f.path, f.relpath, f.kind, status, None, error, out_rel)
     assert result is not None
     if result.error:
-        return FileOutcome(f.path, f.relpath, f.kind, "failed", result, result.error, out_rel,
-                           cached)
+        return FileOutcome(
+            f.path, f.relpath, f.kind, "failed", result, result.error, out_rel, cached
+        )
     status = "changed" if result.changed else "unchanged"
     return FileOutcome(f.path, f.relpath, f.kind, status, result, None, out_rel, cached)
 
 
-def _follow_renames_in_cmake(outcomes: dict[str, FileOutcome],
-                             rename_suffix: dict[str, str]) -> None:
+def _follow_renames_in_cmake(
+    outcomes: dict[str, FileOutcome], rename_suffix: dict[str, str]
+) -> None:
     """Build files name sources by path: a renamed source (main.cu -> main.hip) is renamed
     in every CMakeLists.txt / *.cmake of the run too, so the build still finds it."""
     names = {}
@@ -547,8 +625,9 @@ def _include_renames(work: list[ProjectFile], rename_suffix: dict[str, str]) -> 
     return out
 
 
-def _per_file_options(base: EngineOptions, f: ProjectFile, config: Config,
-                      compile_db: dict[str, tuple[str, ...]]) -> EngineOptions | None:
+def _per_file_options(
+    base: EngineOptions, f: ProjectFile, config: Config, compile_db: dict[str, tuple[str, ...]]
+) -> EngineOptions | None:
     """The worker's base options, unless a per-path-ignore entry turns CUDA names off for
     this file or the compilation database has arguments for it."""
     disabled = set()
@@ -558,8 +637,11 @@ def _per_file_options(base: EngineOptions, f: ProjectFile, config: Config,
     args = compile_db.get(os.path.realpath(f.path), ()) if compile_db else ()
     if not disabled and not args:
         return None  # the worker's base options
-    return replace(base, disabled_mappings=base.disabled_mappings | disabled,
-                   compile_args=args or base.compile_args)
+    return replace(
+        base,
+        disabled_mappings=base.disabled_mappings | disabled,
+        compile_args=args or base.compile_args,
+    )
 
 
 def _is_rule_code(entry: str) -> bool:
@@ -590,7 +672,7 @@ def _load_compile_commands(directory: Path | None) -> dict[str, tuple[str, ...]]
                 keep.extend([arg, _abs(value, wd) if arg != "-D" and arg != "-U" else value])
             elif arg.startswith(("-I", "-isystem")):
                 flag = "-I" if arg.startswith("-I") else "-isystem"
-                keep.append(flag + _abs(arg[len(flag):], wd))
+                keep.append(flag + _abs(arg[len(flag) :], wd))
             elif arg.startswith(("-D", "-U", "-std=")):
                 keep.append(arg)
         out[os.path.realpath(os.path.join(wd, entry["file"]))] = tuple(keep)
@@ -622,8 +704,9 @@ def _execute(todo: list[tuple], opts: RunOptions, base: EngineOptions) -> Iterab
     pending = {item[1]: item for item in todo}
     chunk = max(1, min(32, len(todo) // (jobs * 4) or 1))
     try:
-        with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker,
-                                 initargs=(opts.target, base)) as pool:
+        with ProcessPoolExecutor(
+            jobs, mp_context=ctx, initializer=_init_worker, initargs=(opts.target, base)
+        ) as pool:
             for result in pool.map(_process, todo, chunksize=chunk):
                 pending.pop(result[0], None)
                 yield result
@@ -642,15 +725,17 @@ def _isolated(item: tuple, ctx, target: Target, base: EngineOptions) -> tuple:  
     from concurrent.futures.process import BrokenProcessPool
 
     try:
-        with ProcessPoolExecutor(1, mp_context=ctx, initializer=_init_worker,
-                                 initargs=(target, base)) as pool:
+        with ProcessPoolExecutor(
+            1, mp_context=ctx, initializer=_init_worker, initargs=(target, base)
+        ) as pool:
             return pool.submit(_process, item).result()
     except BrokenProcessPool:
         return item[1], None, "the parser crashed on this file (isolated; the run went on)", None
 
 
-def _project_names(config: Config, outcomes: dict[str, FileOutcome], opts: RunOptions,
-                   use_cache: bool) -> frozenset[str]:
+def _project_names(
+    config: Config, outcomes: dict[str, FileOutcome], opts: RunOptions, use_cache: bool
+) -> frozenset[str]:
     """Names the project defines anywhere: this run's files, plus the cached index of the
     rest of the project (so a run on one file, as in pre-commit, sees them too)."""
     from hipport import cache as cache_mod
@@ -692,15 +777,16 @@ def _index_key(path: Path, root: Path, root_abs: str | None = None) -> str:
         absolute = os.path.abspath(path)
         prefix = root_abs.rstrip(os.sep) + os.sep
         if absolute.startswith(prefix):
-            return absolute[len(prefix):].replace(os.sep, "/")
+            return absolute[len(prefix) :].replace(os.sep, "/")
     try:
         return Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
     except ValueError:
         return os.path.abspath(path)
 
 
-def _apply_project_filters(files: list[FileOutcome], names: frozenset[str],
-                           config: Config, base: Path | None = None) -> None:
+def _apply_project_filters(
+    files: list[FileOutcome], names: frozenset[str], config: Config, base: Path | None = None
+) -> None:
     """Unknown-identifier findings for names the project defines elsewhere are dropped, as
     are findings of codes a per-path-ignore entry turns off for that path."""
     ignores = config.per_path_ignore
@@ -723,18 +809,26 @@ def _apply_project_filters(files: list[FileOutcome], names: frozenset[str],
         f.result = _filtered(f.result, names, codes)
 
 
-def _filtered(result: TranslationResult, names: frozenset[str],
-              codes: set[str] | frozenset[str]) -> TranslationResult:
-    kept = [x for x in result.findings
-            if not (x.code == UNKNOWN_CODE and x.api in names) and x.code not in codes]
+def _filtered(
+    result: TranslationResult, names: frozenset[str], codes: set[str] | frozenset[str]
+) -> TranslationResult:
+    kept = [
+        x
+        for x in result.findings
+        if not (x.code == UNKNOWN_CODE and x.api in names) and x.code not in codes
+    ]
     if len(kept) == len(result.findings):
         return result
-    return replace(result, findings=kept, uses=[
-        u for u in result.uses if not (u.status is Status.UNKNOWN and u.api in names)])
+    return replace(
+        result,
+        findings=kept,
+        uses=[u for u in result.uses if not (u.status is Status.UNKNOWN and u.api in names)],
+    )
 
 
-def _filtering(loader: Callable[[], TranslationResult | None], names: frozenset[str],
-               codes: frozenset[str]) -> Callable[[], TranslationResult | None]:
+def _filtering(
+    loader: Callable[[], TranslationResult | None], names: frozenset[str], codes: frozenset[str]
+) -> Callable[[], TranslationResult | None]:
     def load() -> TranslationResult | None:
         result = loader()
         return _filtered(result, names, codes) if result is not None else None
@@ -744,8 +838,10 @@ def _filtering(loader: Callable[[], TranslationResult | None], names: frozenset[
 
 # --- writing results ------------------------------------------------------------------------
 
-def write_outputs(summary: RunSummary, mode: str, outdir: Path | None = None,
-                  backup: bool = False) -> list[tuple[str, str]]:
+
+def write_outputs(
+    summary: RunSummary, mode: str, outdir: Path | None = None, backup: bool = False
+) -> list[tuple[str, str]]:
     """Write what the run produced. mode: "outdir" mirrors the tree under `outdir` (changed
     files translated, every other file copied as it is); "in-place" replaces changed files
     atomically, keeping their modes. Returns (relpath, error) for files that failed."""
@@ -792,8 +888,7 @@ def safe_join(outdir: Path, relpath: str) -> Path:
     real_out = os.path.realpath(outdir)
     real_parent = os.path.realpath(target.parent)
     if not (real_parent == real_out or real_parent.startswith(real_out + os.sep)):
-        raise OSError(f"refusing to write through a symlink out of the output directory: "
-                      f"{relpath}")
+        raise OSError(f"refusing to write through a symlink out of the output directory: {relpath}")
     if target.is_symlink():
         raise OSError(f"refusing to write through a symlink: {relpath}")
     return target
@@ -820,8 +915,9 @@ class _Mirror:
             (self.outdir / parent).mkdir(parents=True, exist_ok=True)
             real_parent = os.path.realpath(self.outdir / parent)
             if not real_parent.startswith(self.real_out + os.sep):
-                raise OSError(f"refusing to write through a symlink out of the output "
-                              f"directory: {rel}")
+                raise OSError(
+                    f"refusing to write through a symlink out of the output directory: {rel}"
+                )
             self.ready.add(parent)
         return Path(os.path.join(self.outdir_str, rel))
 
@@ -854,8 +950,11 @@ def _write_mirrored(f: FileOutcome, mirror: _Mirror) -> None:
     if f.result is None and f.info is not None:
         # a cached file the run did not load: the output's size and digest say if it is
         # up to date, so the result is loaded only for a stale or missing output
-        if st is not None and st.st_size == f.info.out_size and _digest_of(target) == \
-                f.info.out_digest:
+        if (
+            st is not None
+            and st.st_size == f.info.out_size
+            and _digest_of(target) == f.info.out_digest
+        ):
             return
         data = f.output_bytes()
         if data is None:
@@ -936,8 +1035,7 @@ def _rename_in_place(f: FileOutcome, data: bytes | None, backup: bool) -> None:
         os.unlink(f.path)
 
 
-def unified_diff(f: FileOutcome, old_name: str | None = None,
-                 new_name: str | None = None) -> bytes:
+def unified_diff(f: FileOutcome, old_name: str | None = None, new_name: str | None = None) -> bytes:
     """A git-style diff of one file (bytes, as the file's own encoding): `patch -p1` and
     `git apply` recreate the translated file from it, renames included. Paths default to
     the relpaths."""
@@ -955,8 +1053,16 @@ def unified_diff(f: FileOutcome, old_name: str | None = None,
     if source == output:
         return header if old_name != new_name else b""
     old, new = _diff_lines(source), _diff_lines(output)
-    body = list(difflib.diff_bytes(difflib.unified_diff, old, new, f"a/{old_name}".encode(),
-                                   f"b/{new_name}".encode(), lineterm=b""))
+    body = list(
+        difflib.diff_bytes(
+            difflib.unified_diff,
+            old,
+            new,
+            f"a/{old_name}".encode(),
+            f"b/{new_name}".encode(),
+            lineterm=b"",
+        )
+    )
     out = bytearray(header)
     for i, line in enumerate(body):
         if i < 2 or line.startswith(b"@@"):  # the ---/+++ lines, hunk headers

@@ -18,14 +18,19 @@ from clang import cindex
 
 from hipport.findings import RuleInfo, Severity, register
 
-SEMANTIC_PARSE_ERROR = register(RuleInfo(
-    "HIP013", "semantic-parse-error", Severity.NOTE,
-    "The semantic (AST) pass could not parse the file; tokens alone were used.",
-    "Without the AST, hipport cannot tell a user's own `cudaFoo` from CUDA's or confirm "
-    "kernel launches; the token path still translates everything it knows.",
-    "hipport --semantic file.cu  # with no CUDA toolkit or clang resource headers",
-    "Pass --cuda-path, install the clang-tidy wheel matching libclang (its resource "
-    "headers are used), or give the compile flags with a compilation database."))
+SEMANTIC_PARSE_ERROR = register(
+    RuleInfo(
+        "HIP013",
+        "semantic-parse-error",
+        Severity.NOTE,
+        "The semantic (AST) pass could not parse the file; tokens alone were used.",
+        "Without the AST, hipport cannot tell a user's own `cudaFoo` from CUDA's or confirm "
+        "kernel launches; the token path still translates everything it knows.",
+        "hipport --semantic file.cu  # with no CUDA toolkit or clang resource headers",
+        "Pass --cuda-path, install the clang-tidy wheel matching libclang (its resource "
+        "headers are used), or give the compile flags with a compilation database.",
+    )
+)
 
 
 @dataclass
@@ -73,23 +78,43 @@ def _standins(cuda: str) -> str:
     return directory
 
 
-def analyze(source: bytes, path: str, cuda_path: str | None,
-            compile_args: tuple[str, ...] = ()) -> SemanticInfo:
+def analyze(
+    source: bytes, path: str, cuda_path: str | None, compile_args: tuple[str, ...] = ()
+) -> SemanticInfo:
     cuda = cuda_path or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
     if not os.path.isfile(os.path.join(cuda, "include", "cuda_runtime.h")):
         return SemanticInfo(errors=[f"no CUDA toolkit headers under {cuda}/include"])
     res = resource_dir()
     if res is None:
-        return SemanticInfo(errors=["no clang resource directory found (the libclang wheel "
-                                    "ships none; set HIPPORT_CLANG_RESOURCE_DIR)"])
+        return SemanticInfo(
+            errors=[
+                "no clang resource directory found (the libclang wheel "
+                "ships none; set HIPPORT_CLANG_RESOURCE_DIR)"
+            ]
+        )
     name = path if path.endswith((".cu", ".cuh")) else path + ".cu"
-    args = ["-x", "cuda", f"--cuda-path={cuda}", "-resource-dir", res, "--cuda-host-only",
-            "-nocudalib", "-Wno-unknown-cuda-version", "-fsyntax-only",
-            f"-I{cuda}/include/cccl", "-idirafter", _standins(cuda), *compile_args]
+    args = [
+        "-x",
+        "cuda",
+        f"--cuda-path={cuda}",
+        "-resource-dir",
+        res,
+        "--cuda-host-only",
+        "-nocudalib",
+        "-Wno-unknown-cuda-version",
+        "-fsyntax-only",
+        f"-I{cuda}/include/cccl",
+        "-idirafter",
+        _standins(cuda),
+        *compile_args,
+    ]
     try:
         tu = cindex.Index.create().parse(
-            name, args, unsaved_files=[(name, source)],
-            options=cindex.TranslationUnit.PARSE_INCOMPLETE)
+            name,
+            args,
+            unsaved_files=[(name, source)],
+            options=cindex.TranslationUnit.PARSE_INCOMPLETE,
+        )
     except cindex.TranslationUnitLoadError as exc:
         return SemanticInfo(errors=[f"libclang could not parse: {exc}"])
     errors = [d.spelling for d in tu.diagnostics if d.severity >= cindex.Diagnostic.Error]

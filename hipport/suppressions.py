@@ -20,18 +20,24 @@ from dataclasses import dataclass, field
 
 from hipport.findings import Finding, Location, RuleInfo, Severity, register, rule_by_code_or_name
 
-UNUSED_SUPPRESSION = register(RuleInfo(
-    "HIP201", "unused-suppression", Severity.WARNING,
-    "A `hipport: ignore` comment that silences no finding.",
-    "Suppressions outlive the code they were written for; an unused one hides nothing today "
-    "but would silently hide a new finding on that line tomorrow.",
-    "hipMalloc(&p, n);  // hipport: ignore[HIP001]",
-    "Delete the comment, or narrow it to the codes that still fire on that line."))
+UNUSED_SUPPRESSION = register(
+    RuleInfo(
+        "HIP201",
+        "unused-suppression",
+        Severity.WARNING,
+        "A `hipport: ignore` comment that silences no finding.",
+        "Suppressions outlive the code they were written for; an unused one hides nothing today "
+        "but would silently hide a new finding on that line tomorrow.",
+        "hipMalloc(&p, n);  // hipport: ignore[HIP001]",
+        "Delete the comment, or narrow it to the codes that still fire on that line.",
+    )
+)
 
 LINE, NEXT_LINE, FILE = "ignore", "ignore-next-line", "ignore-file"
 
 _DIRECTIVE = re.compile(
-    r"hipport:\s*(ignore-next-line|ignore-file|ignore)(?![\w-])(?:\s*\[([^\]]*)\])?")
+    r"hipport:\s*(ignore-next-line|ignore-file|ignore)(?![\w-])(?:\s*\[([^\]]*)\])?"
+)
 _CMAKE_NAMES = ("CMakeLists.txt",)
 
 
@@ -102,7 +108,7 @@ _RAW_PREFIX = re.compile(rb"(?<![\w])(?:u8|u|U|L)?R$")
 
 def _raw_string(src: bytes, i: int) -> re.Match[bytes] | None:
     """The opening of a raw string literal whose quote is at i (R, u8R, LR ... before it)."""
-    if i == 0 or src[i - 1] != 0x52 or not _RAW_PREFIX.search(src[max(0, i - 3):i]):
+    if i == 0 or src[i - 1] != 0x52 or not _RAW_PREFIX.search(src[max(0, i - 3) : i]):
         return None
     return _RAW_OPEN.match(src, i)
 
@@ -188,8 +194,16 @@ def parse(source: bytes, path: str) -> list[Suppression]:
                 target_line = position(max(start, end - 1))[0] + 1
             else:
                 target_line = 0
-            out.append(Suppression(kind, codes, written, unknown, target_line,
-                                   Location(path, line, col, end_line, end_col)))
+            out.append(
+                Suppression(
+                    kind,
+                    codes,
+                    written,
+                    unknown,
+                    target_line,
+                    Location(path, line, col, end_line, end_col),
+                )
+            )
     return out
 
 
@@ -242,8 +256,13 @@ def _unused_message(s: Suppression, used: set[str]) -> str | None:
 
 
 def _unused_finding(s: Suppression, message: str) -> Finding:
-    return Finding(UNUSED_SUPPRESSION.code, UNUSED_SUPPRESSION.severity, message, s.location,
-                   hint="delete the comment or narrow its codes")
+    return Finding(
+        UNUSED_SUPPRESSION.code,
+        UNUSED_SUPPRESSION.severity,
+        message,
+        s.location,
+        hint="delete the comment or narrow its codes",
+    )
 
 
 def filter_findings(source: bytes, path: str, findings: list[Finding]) -> Outcome:
@@ -253,8 +272,7 @@ def filter_findings(source: bytes, path: str, findings: list[Finding]) -> Outcom
         return Outcome(kept=list(findings))
     outcome = apply(findings, suppressions)
     # The unused-suppression findings answer to ignore-file[HIP201] too.
-    silencers = [s for s in suppressions
-                 if s.kind == FILE and UNUSED_SUPPRESSION.code in s.codes]
+    silencers = [s for s in suppressions if s.kind == FILE and UNUSED_SUPPRESSION.code in s.codes]
     if silencers:
         outcome.unused = [f for f in outcome.unused if not any(s.covers(f) for s in silencers)]
     return outcome

@@ -53,11 +53,24 @@ def hip_version(include_dir: Path = Path("/usr/include/hip")) -> str | None:
     return None
 
 
-def compile_command(compiler: list[str], path: Path, offload_arch: str,
-                    include_dirs: Iterable[Path] = (), version: str | None = None,
-                    extra: Iterable[str] = ()) -> list[str]:
-    cmd = [*compiler, "-x", "hip", f"--offload-arch={offload_arch}", "-fsyntax-only",
-           "-nogpulib", "-Wno-unused-command-line-argument", "-std=c++17"]
+def compile_command(
+    compiler: list[str],
+    path: Path,
+    offload_arch: str,
+    include_dirs: Iterable[Path] = (),
+    version: str | None = None,
+    extra: Iterable[str] = (),
+) -> list[str]:
+    cmd = [
+        *compiler,
+        "-x",
+        "hip",
+        f"--offload-arch={offload_arch}",
+        "-fsyntax-only",
+        "-nogpulib",
+        "-Wno-unused-command-line-argument",
+        "-std=c++17",
+    ]
     if version:
         cmd.append(f"--hip-version={version}")
     cmd += [f"-I{d}" for d in include_dirs]
@@ -65,16 +78,24 @@ def compile_command(compiler: list[str], path: Path, offload_arch: str,
     return cmd
 
 
-def compile_one(compiler: list[str], path: Path, offload_arch: str = "gfx90a",
-                include_dirs: Iterable[Path] = (), version: str | None = None,
-                extra: Iterable[str] = (), timeout: int = 300) -> CompileResult:
-    cmd = compile_command(compiler, path, offload_arch, [path.parent, *include_dirs], version,
-                          extra)
+def compile_one(
+    compiler: list[str],
+    path: Path,
+    offload_arch: str = "gfx90a",
+    include_dirs: Iterable[Path] = (),
+    version: str | None = None,
+    extra: Iterable[str] = (),
+    timeout: int = 300,
+) -> CompileResult:
+    cmd = compile_command(
+        compiler, path, offload_arch, [path.parent, *include_dirs], version, extra
+    )
     env = dict(os.environ)
     env["HIP_PLATFORM"] = "amd"  # hipcc picks nvcc when it finds a CUDA install
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout,
-                              errors="replace")
+        proc = subprocess.run(
+            cmd, capture_output=True, text=True, env=env, timeout=timeout, errors="replace"
+        )
     except subprocess.TimeoutExpired:
         return CompileResult(path, False, f"compiler timed out after {timeout} s", "", tuple(cmd))
     except OSError as exc:
@@ -86,17 +107,24 @@ def compile_one(compiler: list[str], path: Path, offload_arch: str = "gfx90a",
     return CompileResult(path, proc.returncode == 0, first, proc.stderr, tuple(cmd))
 
 
-def compile_many(compiler: list[str], paths: list[Path], offload_arch: str = "gfx90a",
-                 include_dirs: Iterable[Path] = (), version: str | None = None,
-                 jobs: int = 0) -> list[CompileResult]:
+def compile_many(
+    compiler: list[str],
+    paths: list[Path],
+    offload_arch: str = "gfx90a",
+    include_dirs: Iterable[Path] = (),
+    version: str | None = None,
+    jobs: int = 0,
+) -> list[CompileResult]:
     """Compile in parallel (threads: the work is in the compiler processes)."""
     include_dirs = list(include_dirs)
     workers = jobs or os.cpu_count() or 1
     with ThreadPoolExecutor(workers) as pool:
-        return list(pool.map(
-            lambda p: compile_one(compiler, p, offload_arch, include_dirs, version), paths))
+        return list(
+            pool.map(lambda p: compile_one(compiler, p, offload_arch, include_dirs, version), paths)
+        )
 
 
 def translation_units(root: Path) -> list[Path]:
-    return sorted(p for p in root.rglob("*") if p.is_file()
-                  and p.suffix in TRANSLATION_UNIT_SUFFIXES)
+    return sorted(
+        p for p in root.rglob("*") if p.is_file() and p.suffix in TRANSLATION_UNIT_SUFFIXES
+    )

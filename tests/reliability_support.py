@@ -12,14 +12,26 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Each of these is renamed by hipport, whole token for whole token; computing the expected
 # output by byte replacement is independent of the engine.
-RENAMES = ((b"cuda_runtime.h", b"hip/hip_runtime.h"), (b"cudaMalloc", b"hipMalloc"),
-           (b"cudaFree", b"hipFree"), (b"cudaDeviceSynchronize", b"hipDeviceSynchronize"))
+RENAMES = (
+    (b"cuda_runtime.h", b"hip/hip_runtime.h"),
+    (b"cudaMalloc", b"hipMalloc"),
+    (b"cudaFree", b"hipFree"),
+    (b"cudaDeviceSynchronize", b"hipDeviceSynchronize"),
+)
 
 
 def cuda_file(body: bytes = b"", nl: bytes = b"\n") -> bytes:
     """A small CUDA source that starts with the runtime include (so no include is added)."""
-    lines = [b"#include <cuda_runtime.h>", b"void f() {", b"    float *p;",
-             b"    cudaMalloc(&p, 4);", body, b"    cudaFree(p);", b"}", b""]
+    lines = [
+        b"#include <cuda_runtime.h>",
+        b"void f() {",
+        b"    float *p;",
+        b"    cudaMalloc(&p, 4);",
+        body,
+        b"    cudaFree(p);",
+        b"}",
+        b"",
+    ]
     return nl.join(line for line in lines if line is not None)
 
 
@@ -39,17 +51,24 @@ def env(cache_dir: Path, **extra: str) -> dict[str, str]:
     return e
 
 
-def hipport(args: list[str | Path], cache_dir: Path, timeout: float = 120,
-            **extra: str) -> subprocess.CompletedProcess:
+def hipport(
+    args: list[str | Path], cache_dir: Path, timeout: float = 120, **extra: str
+) -> subprocess.CompletedProcess:
     cmd = [sys.executable, "-m", "hipport", *map(str, args)]
-    return subprocess.run(cmd, env=env(cache_dir, **extra), capture_output=True,
-                          timeout=timeout, cwd=str(ROOT))
+    return subprocess.run(
+        cmd, env=env(cache_dir, **extra), capture_output=True, timeout=timeout, cwd=str(ROOT)
+    )
 
 
 def popen(args: list[str | Path], cache_dir: Path, **extra: str) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "hipport", *map(str, args)]
-    return subprocess.Popen(cmd, env=env(cache_dir, **extra), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=str(ROOT))
+    return subprocess.Popen(
+        cmd,
+        env=env(cache_dir, **extra),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=str(ROOT),
+    )
 
 
 def snapshot(tree: Path) -> dict[str, bytes]:

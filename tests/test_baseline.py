@@ -23,8 +23,9 @@ def test_write_load_round_trip(tmp_path):
     path = tmp_path / BASELINE_NAME
     baseline.write(path)
     data = json.loads(path.read_text())
-    assert data["entries"] == [{"path": "a.cu", "code": "HIP001",
-                                "api": "cudaDeviceFlushGPUDirectRDMAWrites", "count": 2}]
+    assert data["entries"] == [
+        {"path": "a.cu", "code": "HIP001", "api": "cudaDeviceFlushGPUDirectRDMAWrites", "count": 2}
+    ]
     assert Baseline.load(path).counts == baseline.counts
 
 
@@ -38,10 +39,17 @@ def test_line_shifts_keep_it_valid():
 
 def test_new_findings_beyond_the_count_fail():
     baseline = _baseline_for({"a.cu": HEAD + f"void f(){{ {BAD} }}\n"})
-    report = report_of({"a.cu": HEAD + f"void f(){{ {BAD} }}\nvoid g(){{ {BAD} }}\n",
-                        "b.cu": HEAD + f"void h(){{ {BAD} }}\n"}, baseline=baseline)
+    report = report_of(
+        {
+            "a.cu": HEAD + f"void f(){{ {BAD} }}\nvoid g(){{ {BAD} }}\n",
+            "b.cu": HEAD + f"void h(){{ {BAD} }}\n",
+        },
+        baseline=baseline,
+    )
     assert [(f.location.path, f.location.line) for f in report.findings] == [
-        ("a.cu", 3), ("b.cu", 2)]
+        ("a.cu", 3),
+        ("b.cu", 2),
+    ]
     assert len(report.baselined) == 1 and report.fails("error")
 
 
@@ -50,7 +58,8 @@ def test_stale_entries_are_listed_not_failing():
     report = report_of({"a.cu": HEAD + f"void f(){{ {BAD} }}\n"}, baseline=baseline)
     assert report.findings == []
     assert [(s.path, s.code, s.baselined, s.found) for s in report.stale] == [
-        ("a.cu", "HIP001", 2, 1)]
+        ("a.cu", "HIP001", 2, 1)
+    ]
     assert report.to_dict()["stale_baseline"][0]["found"] == 1
 
 
@@ -61,8 +70,10 @@ def test_compare_orders_by_position():
     assert result.baselined == [first] and result.new == [second]
 
 
-@pytest.mark.parametrize("text", ["not json", "[]", '{"entries": [{"path": 1}]}',
-                                  '{"schema_version": 99, "entries": []}'])
+@pytest.mark.parametrize(
+    "text",
+    ["not json", "[]", '{"entries": [{"path": 1}]}', '{"schema_version": 99, "entries": []}'],
+)
 def test_bad_files_are_errors(tmp_path, text):
     path = tmp_path / BASELINE_NAME
     path.write_text(text)

@@ -13,9 +13,18 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 
-TIMED = ("floor", "cold_translate_jobs1", "cold_translate_all", "warm_rerun",
-         "warm_rerun_fresh_output", "check_cold", "check_warm", "precommit_hipport",
-         "table_load", "cli_help")
+TIMED = (
+    "floor",
+    "cold_translate_jobs1",
+    "cold_translate_all",
+    "warm_rerun",
+    "warm_rerun_fresh_output",
+    "check_cold",
+    "check_warm",
+    "precommit_hipport",
+    "table_load",
+    "cli_help",
+)
 
 
 def test_generator_is_deterministic(tmp_path: Path) -> None:
@@ -33,9 +42,23 @@ def test_generator_is_deterministic(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_short_benchmark_writes_every_figure(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
-    proc = subprocess.run([sys.executable, str(REPO / "bench" / "run.py"), "--short",
-                           "--scale", "0.02", "--tree-files", "80", "--json", str(out), "-q"],
-                          capture_output=True, text=True, timeout=900)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "bench" / "run.py"),
+            "--short",
+            "--scale",
+            "0.02",
+            "--tree-files",
+            "80",
+            "--json",
+            str(out),
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = json.loads(out.read_text())
     results = report["results"]

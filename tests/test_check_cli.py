@@ -41,22 +41,35 @@ def cli(*args: str):
 
 
 def run(cmd, env, *args: str, cwd=None):
-    return subprocess.run([*cmd, *args], capture_output=True, text=True, env=env, cwd=cwd,
-                          timeout=120)
+    return subprocess.run(
+        [*cmd, *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=120
+    )
 
 
 # --- the minimum-ROCm gate, as real subprocesses ---------------------------------------------
 
+
 def test_set_limit_needs_rocm_5_3(project, hipport_cmd, subprocess_env):
     root = project({"src/limit.cu": LIMIT})
-    low = run(hipport_cmd, subprocess_env, "check", "src", "--rocm", "5.2", "--no-cache",
-              cwd=root)
+    low = run(hipport_cmd, subprocess_env, "check", "src", "--rocm", "5.2", "--no-cache", cwd=root)
     assert low.returncode == 1, low.stderr
-    assert "src/limit.cu:2:11: error: cudaDeviceSetLimit -> hipDeviceSetLimit needs ROCm " \
-           "5.3.0 or newer [HIP002]" in low.stdout
+    assert (
+        "src/limit.cu:2:11: error: cudaDeviceSetLimit -> hipDeviceSetLimit needs ROCm "
+        "5.3.0 or newer [HIP002]" in low.stdout
+    )
     assert "minimum ROCm   5.3.0" in low.stdout
-    ok = run(hipport_cmd, subprocess_env, "check", "src", "--rocm", "5.3", "--no-cache",
-             "--format", "json", cwd=root)
+    ok = run(
+        hipport_cmd,
+        subprocess_env,
+        "check",
+        "src",
+        "--rocm",
+        "5.3",
+        "--no-cache",
+        "--format",
+        "json",
+        cwd=root,
+    )
     assert ok.returncode == 0, ok.stdout + ok.stderr
     data = json.loads(ok.stdout)
     assert data["rocm"]["minimum"] == "5.3.0" and data["rocm"]["satisfied"]
@@ -65,9 +78,14 @@ def test_set_limit_needs_rocm_5_3(project, hipport_cmd, subprocess_env):
 
 def test_usage_and_internal_errors_exit_2(project, hipport_cmd, subprocess_env):
     root = project({"src/a.cu": HEAD})
-    for args in (["check", "missing-dir"], ["check", "src", "--fail-on", "sometimes"],
-                 ["check", "src", "--rocm", "not-a-version"], ["check"],
-                 ["rule", "HIP999"], ["rule"]):
+    for args in (
+        ["check", "missing-dir"],
+        ["check", "src", "--fail-on", "sometimes"],
+        ["check", "src", "--rocm", "not-a-version"],
+        ["check"],
+        ["rule", "HIP999"],
+        ["rule"],
+    ):
         proc = run(hipport_cmd, subprocess_env, *args, cwd=root)
         assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
     (root / "bad.json").write_text("{")
@@ -80,8 +98,7 @@ def test_baseline_then_new_findings_subprocess(project, hipport_cmd, subprocess_
     wrote = run(hipport_cmd, subprocess_env, "baseline", "src", "--no-cache", cwd=root)
     assert wrote.returncode == 0, wrote.stderr
     assert (root / ".hipport-baseline.json").is_file()
-    assert run(hipport_cmd, subprocess_env, "check", "src", "--no-cache", cwd=root
-               ).returncode == 0
+    assert run(hipport_cmd, subprocess_env, "check", "src", "--no-cache", cwd=root).returncode == 0
     (root / "src/a.cu").write_text("// moved down\n" + UNSUPPORTED + "void k(){ cudaFoo(); }\n")
     again = run(hipport_cmd, subprocess_env, "check", "src", "--no-cache", cwd=root)
     assert again.returncode == 1
@@ -90,6 +107,7 @@ def test_baseline_then_new_findings_subprocess(project, hipport_cmd, subprocess_
 
 # --- exit codes and options, in-process -------------------------------------------------------
 
+
 def test_clean_exits_0(project):
     project({"src/a.cu": HEAD + "void f(){ cudaMalloc(&p, 4); }\n"})
     result = cli("src")
@@ -97,8 +115,7 @@ def test_clean_exits_0(project):
     assert "no findings at or above error" in result.output
 
 
-@pytest.mark.parametrize("fail_on, code", [("error", 0), ("warning", 1), ("note", 1),
-                                           ("never", 0)])
+@pytest.mark.parametrize("fail_on, code", [("error", 0), ("warning", 1), ("note", 1), ("never", 0)])
 def test_fail_on_levels(project, fail_on, code):
     project({"src/a.cu": WARNING_ONLY})
     assert cli("src", "--fail-on", fail_on).exit_code == code
@@ -121,8 +138,7 @@ def test_severity_from_config(project):
     root = project({"src/a.cu": UNSUPPORTED})
     (root / ".hipport.toml").write_text('[severity]\nunsupported-api = "warning"\n')
     result = cli("src")
-    assert result.exit_code == 0 and "warning: cudaDeviceFlushGPUDirectRDMAWrites" in \
-        result.output
+    assert result.exit_code == 0 and "warning: cudaDeviceFlushGPUDirectRDMAWrites" in result.output
 
 
 def test_select_and_ignore(project):
@@ -176,14 +192,18 @@ def test_baseline_in_cwd_then_root(project, monkeypatch):
 def test_explicit_baseline_file_and_stale_entries(project):
     root = project({"src/a.cu": UNSUPPORTED + UNSUPPORTED.split("\n", 1)[1]})
     runner = CliRunner()
-    assert runner.invoke(main, ["baseline", "src", "--baseline", "b.json", "--no-cache"]
-                         ).exit_code == 0
+    assert (
+        runner.invoke(main, ["baseline", "src", "--baseline", "b.json", "--no-cache"]).exit_code
+        == 0
+    )
     assert not (root / ".hipport-baseline.json").exists()
     (root / "src/a.cu").write_text(UNSUPPORTED)
     result = cli("src", "--baseline", "b.json")
     assert result.exit_code == 0
-    assert "stale baseline entry: HIP001 cudaDeviceFlushGPUDirectRDMAWrites baselined 2, " \
-           "found 1" in result.output
+    assert (
+        "stale baseline entry: HIP001 cudaDeviceFlushGPUDirectRDMAWrites baselined 2, "
+        "found 1" in result.output
+    )
     data = json.loads(cli("src", "--baseline", "b.json", "--format", "json").output)
     assert data["stale_baseline"][0]["baselined"] == 2
     assert cli("src", "--baseline", "missing.json").exit_code == 2
@@ -208,8 +228,10 @@ def test_failed_file_exits_1(project, monkeypatch):
     monkeypatch.setattr("hipport.runner.translate_one", fail)
     result = cli("src", "--jobs", "1")
     assert result.exit_code == 1, result.output
-    assert "src/a.cu:1:1: error: could not process the file: libclang refused it [HIP202]" \
+    assert (
+        "src/a.cu:1:1: error: could not process the file: libclang refused it [HIP202]"
         in result.output
+    )
 
 
 def test_internal_error_is_reported(project, monkeypatch):

@@ -80,8 +80,9 @@ def test_github_workflow_uploads_the_sarif_it_writes() -> None:
     steps = [s for job in workflow["jobs"].values() for s in job["steps"]]
     commands = [c for c in hipport_commands(RECIPES / "github-actions.yml")]
     sarif = next(c for c in commands if _option(c, "--format") == "sarif")
-    upload = next(s for s in steps if s.get("uses", "").startswith(
-        "github/codeql-action/upload-sarif@"))
+    upload = next(
+        s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif@")
+    )
     assert upload["with"]["sarif_file"] == _option(sarif, "-o", "--output")
     assert upload.get("if") == "always()"
     assert any(_option(c, "--format") == "github" for c in commands)
@@ -94,8 +95,9 @@ def test_github_workflow_uploads_the_sarif_it_writes() -> None:
 def test_gitlab_job_reports_the_junit_it_writes() -> None:
     config = yaml.safe_load((RECIPES / "gitlab-ci.yml").read_text())
     job = config["hipport"]
-    junit = next(c for c in hipport_commands(RECIPES / "gitlab-ci.yml")
-                 if _option(c, "--format") == "junit")
+    junit = next(
+        c for c in hipport_commands(RECIPES / "gitlab-ci.yml") if _option(c, "--format") == "junit"
+    )
     assert job["artifacts"]["reports"]["junit"] == _option(junit, "-o", "--output")
     assert job["artifacts"]["when"] == "always"
 

@@ -38,19 +38,33 @@ def test_walk_stops_at_the_repository_root(tmp_path: Path) -> None:
 
 
 def test_user_rules(tmp_path: Path) -> None:
-    write(tmp_path / ".hipport.toml", 'disable-mappings = ["cudaFree"]\n[renames]\n'
-          'CUDA_CHECK = "HIP_CHECK"\n[per-path-ignore]\n"legacy/**" = ["HIP004"]\n')
+    write(
+        tmp_path / ".hipport.toml",
+        'disable-mappings = ["cudaFree"]\n[renames]\n'
+        'CUDA_CHECK = "HIP_CHECK"\n[per-path-ignore]\n"legacy/**" = ["HIP004"]\n',
+    )
     config = load_config([tmp_path])
     assert config.renames == {"CUDA_CHECK": "HIP_CHECK"}
     assert config.disabled_mappings == {"cudaFree"}
     assert config.per_path_ignore == {"legacy/**": ["HIP004"]}
 
 
-@pytest.mark.parametrize("text", [
-    "colour = 1\n", "renames = 1\n", "exclude = \"x\"\n", "roc = \"yes\"\n", "jobs = -1\n",
-    "launch-syntax = \"ptx\"\n", "fail-on = \"often\"\n", "[renames]\nCUDA_CHECK = 3\n",
-    "[severity]\nHIP004 = \"loud\"\n", "[rename-suffix]\n\".cu\" = \"hip\"\n", "rocm = [\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "colour = 1\n",
+        "renames = 1\n",
+        'exclude = "x"\n',
+        'roc = "yes"\n',
+        "jobs = -1\n",
+        'launch-syntax = "ptx"\n',
+        'fail-on = "often"\n',
+        "[renames]\nCUDA_CHECK = 3\n",
+        '[severity]\nHIP004 = "loud"\n',
+        '[rename-suffix]\n".cu" = "hip"\n',
+        "rocm = [\n",
+    ],
+)
 def test_invalid_configuration(tmp_path: Path, text: str) -> None:
     write(tmp_path / ".hipport.toml", text)
     with pytest.raises(ConfigError):

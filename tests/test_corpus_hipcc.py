@@ -38,18 +38,26 @@ def test_corpus_is_compiled_not_only_read(corpus_verdicts):
 
 def test_files_without_reported_errors_compile(corpus_verdicts):
     verdicts, _ = corpus_verdicts
-    bad = [(v.file, v.first_error) for v in verdicts
-           if v.mode == "compiled" and not v.reported_errors and not v.compiles]
+    bad = [
+        (v.file, v.first_error)
+        for v in verdicts
+        if v.mode == "compiled" and not v.reported_errors and not v.compiles
+    ]
     assert not bad, "files reported clean for ROCm 5.2 that do not compile:\n" + "\n".join(
-        f"  {f}: {e}" for f, e in bad)
+        f"  {f}: {e}" for f, e in bad
+    )
 
 
 def test_every_rejected_file_was_reported_for_the_breaking_api(corpus_verdicts):
     verdicts, _ = corpus_verdicts
-    bad = [(v.file, v.first_error, v.reported_errors) for v in verdicts
-           if v.compiles is False and not v.consistent]
+    bad = [
+        (v.file, v.first_error, v.reported_errors)
+        for v in verdicts
+        if v.compiles is False and not v.consistent
+    ]
     assert not bad, "the compiler rejects these for APIs the report does not name:\n" + "\n".join(
-        f"  {f}: {e} (reported: {r})" for f, e, r in bad)
+        f"  {f}: {e} (reported: {r})" for f, e, r in bad
+    )
 
 
 def test_text_only_files_are_stable(corpus_verdicts):

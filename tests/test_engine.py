@@ -78,7 +78,7 @@ def test_nul_bytes_error_not_raise() -> None:
 
 
 def test_invalid_utf8_everywhere() -> None:
-    src = b"#include <cuda_runtime.h>\n// \xff\xfe\nconst char* s = \"\xe9\";\ncudaFree(p);\n"
+    src = b'#include <cuda_runtime.h>\n// \xff\xfe\nconst char* s = "\xe9";\ncudaFree(p);\n'
     r = run(src)
     expected = src.replace(b"cuda_runtime.h", b"hip/hip_runtime.h")
     assert r.output == expected.replace(b"cudaFree", b"hipFree")
@@ -86,8 +86,15 @@ def test_invalid_utf8_everywhere() -> None:
 
 def test_garbage_does_not_raise() -> None:
     opts = EngineOptions(check_invariants=True)
-    for src in (b"<<<<<<>>>>>>(((", b"#include\n#include <\n#include \"", b"k<<<(>>>(;",
-                b"\"unterminated", b"/* open comment cudaMalloc", b"#define X \\", b"::::cudaFree"):
+    for src in (
+        b"<<<<<<>>>>>>(((",
+        b'#include\n#include <\n#include "',
+        b"k<<<(>>>(;",
+        b'"unterminated',
+        b"/* open comment cudaMalloc",
+        b"#define X \\",
+        b"::::cudaFree",
+    ):
         r = translate_source(src, "x.cu", Target(launch_syntax="hip"), opts)
         assert r.error is None
 
@@ -103,10 +110,17 @@ def test_codes_registered() -> None:
 
     all_rules()
     expected = {
-        "HIP001": "unsupported-api", "HIP002": "needs-newer-rocm", "HIP003": "experimental-mapping",
-        "HIP004": "unknown-cuda-identifier", "HIP005": "deprecated-in-cuda",
-        "HIP006": "removed-from-cuda", "HIP007": "deprecated-in-hip", "HIP008": "removed-from-hip",
-        "HIP009": "needs-human", "HIP010": "requires-macro", "HIP011": "hipext-alternative",
+        "HIP001": "unsupported-api",
+        "HIP002": "needs-newer-rocm",
+        "HIP003": "experimental-mapping",
+        "HIP004": "unknown-cuda-identifier",
+        "HIP005": "deprecated-in-cuda",
+        "HIP006": "removed-from-cuda",
+        "HIP007": "deprecated-in-hip",
+        "HIP008": "removed-from-hip",
+        "HIP009": "needs-human",
+        "HIP010": "requires-macro",
+        "HIP011": "hipext-alternative",
         "HIP012": "unmapped-include",
     }
     import hipport.semantic  # noqa: F401 (registers HIP013)

@@ -40,8 +40,11 @@ def load_case(path: Path) -> tuple[bytes, bytes, Target, EngineOptions, str, lis
     findings_file = stem.with_suffix(".findings.txt")
     findings = None
     if findings_file.exists():
-        findings = sorted(line.strip() for line in findings_file.read_text().splitlines()
-                          if line.strip() and not line.startswith("#"))
+        findings = sorted(
+            line.strip()
+            for line in findings_file.read_text().splitlines()
+            if line.strip() and not line.startswith("#")
+        )
     return source, expected, Target(**config), options, name, findings
 
 
@@ -49,7 +52,9 @@ def diff(expected: bytes, actual: bytes, name: str) -> str:
     lines = difflib.unified_diff(
         expected.decode("utf-8", "replace").splitlines(keepends=True),
         actual.decode("utf-8", "replace").splitlines(keepends=True),
-        f"{name} (expected)", f"{name} (actual)")
+        f"{name} (expected)",
+        f"{name} (actual)",
+    )
     return "".join(lines)
 
 

@@ -14,7 +14,8 @@ from hipport.target import Target
 CUDA = os.environ.get("CUDA_PATH", "/usr/local/cuda")
 pytestmark = pytest.mark.skipif(
     resource_dir() is None or not os.path.isfile(os.path.join(CUDA, "include", "cuda_runtime.h")),
-    reason="needs a CUDA toolkit and clang 18 resource headers")
+    reason="needs a CUDA toolkit and clang 18 resource headers",
+)
 
 SRC = b"""#include <cuda_runtime.h>
 __global__ void k(float* p) { p[threadIdx.x] = 0.f; }

@@ -13,8 +13,10 @@ from click.testing import CliRunner
 from hipport.cli import main
 from hipport.config import KNOWN_KEYS, load_config
 
-PYPROJECT = (b'[project]\r\nname = "demo"  # keep   this   spacing\r\n\r\n'
-             b'[tool.ruff]\r\nline-length = 100')  # CRLF, no final newline
+PYPROJECT = (
+    b'[project]\r\nname = "demo"  # keep   this   spacing\r\n\r\n'
+    b"[tool.ruff]\r\nline-length = 100"
+)  # CRLF, no final newline
 
 EVERY_KEY = ("rocm", "exclude", "renames", "disable-mappings", "severity", "per-path-ignore")
 
@@ -29,7 +31,7 @@ def test_appends_to_pyproject_and_keeps_every_byte(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     after = (tmp_path / "pyproject.toml").read_bytes()
     assert after.startswith(PYPROJECT)
-    added = after[len(PYPROJECT):]
+    added = after[len(PYPROJECT) :]
     assert b"\n" not in added.replace(b"\r\n", b""), "line endings follow the file's (CRLF)"
     data = tomllib.loads(after.decode())
     assert data["project"] == {"name": "demo"} and data["tool"]["ruff"] == {"line-length": 100}
@@ -122,7 +124,7 @@ def test_prints_the_pre_commit_snippet_naming_a_real_hook(tmp_path: Path) -> Non
     import yaml
 
     output = run_init(tmp_path).output
-    snippet = output[output.index("repos:"):]
+    snippet = output[output.index("repos:") :]
     config = yaml.safe_load(snippet)
     hook_ids = {h["id"] for repo in config["repos"] for h in repo["hooks"]}
     root = Path(__file__).resolve().parent.parent
@@ -132,7 +134,12 @@ def test_prints_the_pre_commit_snippet_naming_a_real_hook(tmp_path: Path) -> Non
 
 
 def test_runs_as_a_real_command(tmp_path: Path, hipport_cmd, subprocess_env) -> None:
-    done = subprocess.run([*hipport_cmd, "init", "--rocm", "6.2"], cwd=tmp_path,
-                          env=subprocess_env, capture_output=True, text=True)
+    done = subprocess.run(
+        [*hipport_cmd, "init", "--rocm", "6.2"],
+        cwd=tmp_path,
+        env=subprocess_env,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     assert tomllib.loads((tmp_path / ".hipport.toml").read_text())["rocm"] == "6.2"

@@ -22,8 +22,11 @@ from hipport.target import Target
 
 CASES = Path(__file__).parent / "cases" / "engine"
 PAIRS = sorted(CASES.glob("*/*.cu"))
-TARGETS = [Target(), Target(rocm="5.2", launch_syntax="hip"),
-           Target(roc=True, translate_strings=True)]
+TARGETS = [
+    Target(),
+    Target(rocm="5.2", launch_syntax="hip"),
+    Target(roc=True, translate_strings=True),
+]
 
 
 def _target(path: Path) -> Target:
@@ -42,10 +45,10 @@ def check_bytes_outside_edits(result: TranslationResult) -> None:
     src, out = result.source, result.output
     pos = shift = 0
     for edit in sorted(result.edits, key=lambda e: (e.start, e.end)):
-        assert src[pos:edit.start] == out[pos + shift:edit.start + shift]
+        assert src[pos : edit.start] == out[pos + shift : edit.start + shift]
         shift += len(edit.new) - (edit.end - edit.start)
         pos = edit.end
-    assert src[pos:] == out[pos + shift:]
+    assert src[pos:] == out[pos + shift :]
 
 
 def _shifted(edits: list[Edit], offset: int) -> int | None:
@@ -110,10 +113,17 @@ def _mutate(source: bytes, crlf: bool, bom: bool, tabs: bool, comment_at: int) -
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(PAIRS), st.booleans(), st.booleans(), st.booleans(),
-       st.integers(min_value=0, max_value=50), st.sampled_from(TARGETS))
-def test_mutated_invariants(path: Path, crlf: bool, bom: bool, tabs: bool, comment_at: int,
-                            target: Target) -> None:
+@given(
+    st.sampled_from(PAIRS),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.integers(min_value=0, max_value=50),
+    st.sampled_from(TARGETS),
+)
+def test_mutated_invariants(
+    path: Path, crlf: bool, bom: bool, tabs: bool, comment_at: int, target: Target
+) -> None:
     source = _mutate(path.read_bytes(), crlf, bom, tabs, comment_at)
     result = check_all(source, target)
     if crlf and result.output != result.source:
@@ -129,10 +139,41 @@ def test_hip_suffix_unchanged(path: Path, target: Target) -> None:
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.sampled_from([
-    b"cudaMalloc", b"(", b")", b"<<<", b">>>", b",", b";", b"\n", b" ", b"::", b".", b"->",
-    b"#include <cuda.h>\n", b"#define X ", b"\\\n", b"//c\n", b"/*c*/", b'"cudaFree"', b"k",
-    b"<", b">", b"__global__", b"cudaMemcpyToSymbol", b"CUDA_X", b"\r\n", b"\xe9",
-]), max_size=40), st.sampled_from(TARGETS))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                b"cudaMalloc",
+                b"(",
+                b")",
+                b"<<<",
+                b">>>",
+                b",",
+                b";",
+                b"\n",
+                b" ",
+                b"::",
+                b".",
+                b"->",
+                b"#include <cuda.h>\n",
+                b"#define X ",
+                b"\\\n",
+                b"//c\n",
+                b"/*c*/",
+                b'"cudaFree"',
+                b"k",
+                b"<",
+                b">",
+                b"__global__",
+                b"cudaMemcpyToSymbol",
+                b"CUDA_X",
+                b"\r\n",
+                b"\xe9",
+            ]
+        ),
+        max_size=40,
+    ),
+    st.sampled_from(TARGETS),
+)
 def test_random_token_soup(parts: list[bytes], target: Target) -> None:
     check_all(b"".join(parts), target)

@@ -24,22 +24,42 @@ def texts(source: bytes) -> list[str]:
 def test_kinds() -> None:
     toks = lex(b'int x = 1; // c\nfoo("s");')
     assert [(t.kind, t.text) for t in toks] == [
-        (KEYWORD, "int"), (IDENTIFIER, "x"), (PUNCTUATION, "="), (LITERAL, "1"),
-        (PUNCTUATION, ";"), (COMMENT, "// c"), (IDENTIFIER, "foo"), (PUNCTUATION, "("),
-        (LITERAL, '"s"'), (PUNCTUATION, ")"), (PUNCTUATION, ";"),
+        (KEYWORD, "int"),
+        (IDENTIFIER, "x"),
+        (PUNCTUATION, "="),
+        (LITERAL, "1"),
+        (PUNCTUATION, ";"),
+        (COMMENT, "// c"),
+        (IDENTIFIER, "foo"),
+        (PUNCTUATION, "("),
+        (LITERAL, '"s"'),
+        (PUNCTUATION, ")"),
+        (PUNCTUATION, ";"),
     ]
 
 
 def test_offsets_are_bytes_and_lines_columns_one_based() -> None:
     source = "// é\ncudaMalloc(p);".encode()
     tok = next(t for t in lex(source) if t.text == "cudaMalloc")
-    assert source[tok.start:tok.end] == b"cudaMalloc"
+    assert source[tok.start : tok.end] == b"cudaMalloc"
     assert (tok.line, tok.column) == (2, 1)
 
 
 def test_chevrons() -> None:
     assert texts(b"k<<<1, 2>>>(x);") == [
-        "k", "<<", "<", "1", ",", "2", ">>", ">", "(", "x", ")", ";"]
+        "k",
+        "<<",
+        "<",
+        "1",
+        ",",
+        "2",
+        ">>",
+        ">",
+        "(",
+        "x",
+        ")",
+        ";",
+    ]
 
 
 def test_include_tokens() -> None:
@@ -61,7 +81,7 @@ def test_non_utf8_bytes_survive() -> None:
 def test_crlf_and_bom() -> None:
     source = b"\xef\xbb\xbfint a;\r\nint b;\r\n"
     toks = lex(source)
-    assert [source[t.start:t.end] for t in toks] == [b"int", b"a", b";", b"int", b"b", b";"]
+    assert [source[t.start : t.end] for t in toks] == [b"int", b"a", b";", b"int", b"b", b";"]
     assert toks[3].line == 2
 
 
@@ -108,8 +128,12 @@ def _case_sources() -> list[bytes]:
     from pathlib import Path
 
     root = Path(__file__).parent
-    files = sorted(p for d in ("corpus", "cases/engine", "cases/hazards")
-                   for p in (root / d).rglob("*") if p.suffix in (".cu", ".cuh"))
+    files = sorted(
+        p
+        for d in ("corpus", "cases/engine", "cases/hazards")
+        for p in (root / d).rglob("*")
+        if p.suffix in (".cu", ".cuh")
+    )
     return [p.read_bytes() for p in files] + _EDGE_CASES
 
 
@@ -139,7 +163,8 @@ def test_fast_tokens_equal_documented_path(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_fast_path_falls_back_when_the_layout_does_not_match(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from hipport import lexer
 
     source = b"int a;\ncudaMalloc(&p, 4);\n// done\n"

@@ -22,8 +22,14 @@ import pytest
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
-GIT_ID = ["-c", "user.name=hipport tests", "-c", "user.email=tests@hipport.invalid",
-          "-c", "commit.gpgsign=false"]
+GIT_ID = [
+    "-c",
+    "user.name=hipport tests",
+    "-c",
+    "user.email=tests@hipport.invalid",
+    "-c",
+    "commit.gpgsign=false",
+]
 
 CLEAN = b"""#include <hip/hip_runtime.h>
 __global__ void scale(float *x, float a) { x[threadIdx.x] *= a; }
@@ -50,8 +56,12 @@ def pre_commit_env(tmp_path_factory) -> dict[str, str]:
         pytest.fail("git is needed to test the pre-commit hooks")
     home = tmp_path_factory.mktemp("pre-commit-home")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "PRE_COMMIT"))}
-    env.update(PRE_COMMIT_HOME=str(home), HIPPORT_CACHE_DIR=str(home / "hipport-cache"),
-               PRE_COMMIT_COLOR="never", NO_COLOR="1")
+    env.update(
+        PRE_COMMIT_HOME=str(home),
+        HIPPORT_CACHE_DIR=str(home / "hipport-cache"),
+        PRE_COMMIT_COLOR="never",
+        NO_COLOR="1",
+    )
     env.pop("PYTHONPATH", None)  # the hook must run the hipport installed in its virtualenv
     return env
 
@@ -79,14 +89,21 @@ def project(tmp_path: Path, hook_repo) -> Path:
     git(tmp_path, "init", "-q")
     (tmp_path / ".pre-commit-config.yaml").write_text(
         f"repos:\n  - repo: {repo.as_posix()}\n    rev: {rev}\n    hooks:\n"
-        f"      - id: hipport-check\n      - id: hipport-translate\n        stages: [manual]\n")
+        f"      - id: hipport-check\n      - id: hipport-translate\n        stages: [manual]\n"
+    )
     git(tmp_path, "add", ".pre-commit-config.yaml")
     return tmp_path
 
 
 def pre_commit(project: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pre_commit", "run", *args], cwd=project,
-                          env=env, capture_output=True, text=True, timeout=900)
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", *args],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
 
 
 def stage(project: Path, rel: str, data: bytes) -> None:
@@ -114,8 +131,7 @@ def test_unported_api_fails_with_the_finding(project: Path, pre_commit_env) -> N
 
 
 @pytest.mark.parametrize("suffix", [".cuh", ".inc", ".inl", ".hpp", ".cxx", ".c"])
-def test_every_source_suffix_reaches_the_hook(project: Path, pre_commit_env,
-                                              suffix: str) -> None:
+def test_every_source_suffix_reaches_the_hook(project: Path, pre_commit_env, suffix: str) -> None:
     stage(project, f"lib/init{suffix}", UNPORTED)
     done = pre_commit(project, pre_commit_env)
     assert done.returncode == 1 and f"lib/init{suffix}:3:3" in done.stdout, done.stdout
@@ -138,12 +154,17 @@ def test_other_files_are_not_checked(project: Path, pre_commit_env) -> None:
     assert "(no files to check)" in done.stdout
 
 
-def test_baseline_accepts_known_findings(project: Path, pre_commit_env, hipport_cmd,
-                                         subprocess_env) -> None:
+def test_baseline_accepts_known_findings(
+    project: Path, pre_commit_env, hipport_cmd, subprocess_env
+) -> None:
     stage(project, "src/init.cu", UNPORTED)
-    made = subprocess.run([*hipport_cmd, "baseline", "."], cwd=project, capture_output=True,
-                          text=True, env=subprocess_env | {"HIPPORT_CACHE_DIR":
-                                                           pre_commit_env["HIPPORT_CACHE_DIR"]})
+    made = subprocess.run(
+        [*hipport_cmd, "baseline", "."],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=subprocess_env | {"HIPPORT_CACHE_DIR": pre_commit_env["HIPPORT_CACHE_DIR"]},
+    )
     assert made.returncode == 0, made.stderr
     assert (project / ".hipport-baseline.json").is_file()
     git(project, "add", ".hipport-baseline.json")
@@ -170,7 +191,8 @@ def test_translate_hook_rewrites_in_place(project: Path, pre_commit_env) -> None
     assert done.returncode == 1, done.stdout + done.stderr
     assert "files were modified by this hook" in done.stdout
     assert (project / "src/alloc.cu").read_bytes() == source.replace(
-        b"cuda_runtime.h", b"hip/hip_runtime.h").replace(b"cudaMalloc", b"hipMalloc")
+        b"cuda_runtime.h", b"hip/hip_runtime.h"
+    ).replace(b"cudaMalloc", b"hipMalloc")
     git(project, "add", "src/alloc.cu")
     again = pre_commit(project, pre_commit_env, "--hook-stage", "manual", "hipport-translate")
     assert again.returncode == 0, again.stdout + again.stderr

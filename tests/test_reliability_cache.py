@@ -30,8 +30,10 @@ def test_two_runs_at_once_then_a_third_uses_the_cache(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     _tree(tree)
     cache = tmp_path / "cache"
-    runs = [popen(["translate", tree, "-o", tmp_path / f"out{i}", "-j", "2", "--no-progress"],
-                  cache) for i in (1, 2)]
+    runs = [
+        popen(["translate", tree, "-o", tmp_path / f"out{i}", "-j", "2", "--no-progress"], cache)
+        for i in (1, 2)
+    ]
     results = [p.communicate(timeout=180) for p in runs]
     for proc, (_, err) in zip(runs, results, strict=True):
         assert proc.returncode == 0, err.decode()[-2000:]
@@ -42,8 +44,7 @@ def test_two_runs_at_once_then_a_third_uses_the_cache(tmp_path: Path) -> None:
     assert files and not [p for p in files if p.name.endswith(".hipport-tmp")]
     for p in files:
         pickle.loads(p.read_bytes())
-    third = hipport(["translate", tree, "-o", tmp_path / "out3", "-j", "2", "--no-progress"],
-                    cache)
+    third = hipport(["translate", tree, "-o", tmp_path / "out3", "-j", "2", "--no-progress"], cache)
     assert third.returncode == 0, third.stderr
     assert _cached(third.stderr) == 60
     assert snapshot(tmp_path / "out3") == want
@@ -58,9 +59,13 @@ def test_garbage_truncated_or_foreign_cache_is_a_miss(tmp_path: Path) -> None:
     files = [p for p in cache.rglob("*.pickle")]
     assert files
     want = snapshot(tmp_path / "o1")
-    for damage in (lambda b: b[: len(b) // 2], lambda b: b"\0garbage" * 10, lambda b: b"",
-                   lambda b: pickle.dumps(("another", "format")),
-                   lambda b: pickle.dumps((99, "key", {}, {}))):
+    for damage in (
+        lambda b: b[: len(b) // 2],
+        lambda b: b"\0garbage" * 10,
+        lambda b: b"",
+        lambda b: pickle.dumps(("another", "format")),
+        lambda b: pickle.dumps((99, "key", {}, {})),
+    ):
         originals = {p: p.read_bytes() for p in files}
         for p, data in originals.items():
             p.write_bytes(damage(data))
@@ -83,9 +88,11 @@ def test_manifest_is_versioned_and_written_atomically(tmp_path: Path, monkeypatc
     m.dirty = True
     calls = []
     real = cache_mod.atomic_write
-    monkeypatch.setattr(cache_mod, "atomic_write",
-                        lambda path, data, mode=None: (calls.append(path),
-                                                       real(path, data, mode=mode)))
+    monkeypatch.setattr(
+        cache_mod,
+        "atomic_write",
+        lambda path, data, mode=None: (calls.append(path), real(path, data, mode=mode)),
+    )
     m.save()
     assert calls == [m.path]
     assert pickle.loads(m.path.read_bytes())[0] == cache_mod.FORMAT

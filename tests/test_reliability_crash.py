@@ -22,8 +22,12 @@ def test_a_crashing_file_is_reported_and_the_rest_translated(tmp_path: Path, job
     names = [f"f{i:02}.cu" for i in range(12)] + ["crash_me.cu"]
     for name in names:
         (tree / name).write_bytes(SRC)
-    proc = hipport(["translate", tree, "--in-place", "-j", jobs, "--no-progress"],
-                   tmp_path / "cache", timeout=180, HIPPORT_TEST_CRASH_ON="crash_me")
+    proc = hipport(
+        ["translate", tree, "--in-place", "-j", jobs, "--no-progress"],
+        tmp_path / "cache",
+        timeout=180,
+        HIPPORT_TEST_CRASH_ON="crash_me",
+    )
     err = proc.stderr.decode()
     assert proc.returncode == 0, err
     assert "crash_me.cu: the parser crashed on this file" in err
@@ -38,9 +42,13 @@ def test_a_single_crashing_file_is_isolated_on_request(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     tree.mkdir()
     (tree / "crash_me.cu").write_bytes(SRC)
-    proc = hipport(["translate", tree / "crash_me.cu", "--in-place", "--no-progress"],
-                   tmp_path / "cache", timeout=180, HIPPORT_TEST_CRASH_ON="crash_me",
-                   HIPPORT_ISOLATE="1")
+    proc = hipport(
+        ["translate", tree / "crash_me.cu", "--in-place", "--no-progress"],
+        tmp_path / "cache",
+        timeout=180,
+        HIPPORT_TEST_CRASH_ON="crash_me",
+        HIPPORT_ISOLATE="1",
+    )
     err = proc.stderr.decode()
     assert "crash_me.cu: the parser crashed on this file" in err, err
     assert "1 failed" in err
@@ -54,8 +62,12 @@ def test_two_crashing_files_with_a_pool(tmp_path: Path) -> None:
         (tree / f"ok{i}.cu").write_bytes(SRC)
     (tree / "a_boom.cu").write_bytes(SRC)
     (tree / "z_boom.cu").write_bytes(SRC)
-    proc = hipport(["translate", tree, "-o", tmp_path / "out", "-j", "2", "--no-progress"],
-                   tmp_path / "cache", timeout=180, HIPPORT_TEST_CRASH_ON="boom")
+    proc = hipport(
+        ["translate", tree, "-o", tmp_path / "out", "-j", "2", "--no-progress"],
+        tmp_path / "cache",
+        timeout=180,
+        HIPPORT_TEST_CRASH_ON="boom",
+    )
     err = proc.stderr.decode()
     assert "a_boom.cu: the parser crashed" in err and "z_boom.cu: the parser crashed" in err
     for i in range(8):

@@ -16,14 +16,16 @@ from tests.reliability_support import cuda_file, expected, hipport
 MB = 1024 * 1024
 
 CASES: dict[str, bytes] = {
-    "utf8.cu": cuda_file(b'    const char *s = "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac"; '
-                         b"// \xe2\x9c\x93 a comment"),
+    "utf8.cu": cuda_file(
+        b'    const char *s = "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac"; // \xe2\x9c\x93 a comment'
+    ),
     "utf8_bom.cu": b"\xef\xbb\xbf" + cuda_file(b"    // BOM first \xc3\xa9"),
     "latin1.cu": cuda_file(b'    const char *s = "\xe9t\xe9 \xff"; /* caf\xe9 \xb5s */'),
     "crlf.cu": cuda_file(b"    int crlf = 1;", nl=b"\r\n"),
     "lf.cu": cuda_file(b"    int lf = 1;"),
-    "mixed.cu": cuda_file(b"    int a = 1;\r\n    int b = 2;\r    int c = 3;", nl=b"\n")
-    .replace(b"{\n", b"{\r\n"),
+    "mixed.cu": cuda_file(b"    int a = 1;\r\n    int b = 2;\r    int c = 3;", nl=b"\n").replace(
+        b"{\n", b"{\r\n"
+    ),
     "tabs.cu": cuda_file(b"\tint\ttab\t=\t1;\t\t").replace(b"    ", b"\t"),
     "no_final_newline.cu": cuda_file().rstrip(b"\n"),
     "crlf_no_final_newline.cu": cuda_file(nl=b"\r\n").rstrip(b"\r\n"),
@@ -31,8 +33,13 @@ CASES: dict[str, bytes] = {
     # a 1 MB line with code after a long literal, and one after a long comment (a 1 MB line
     # of dense tokens, e.g. a generated table, works too but takes ~40 s: lexing is linear
     # at ~40 us per token)
-    "long_line.cu": cuda_file(b'    const char *s = "' + b"y" * MB + b'"; cudaFree(0); int a[] = {'
-                              + b"0," * 2000 + b"0};"),
+    "long_line.cu": cuda_file(
+        b'    const char *s = "'
+        + b"y" * MB
+        + b'"; cudaFree(0); int a[] = {'
+        + b"0," * 2000
+        + b"0};"
+    ),
     "long_block_comment.cu": cuda_file(b"    /* " + b"z\t" * (MB // 2) + b" */ cudaMalloc(0, 0);"),
     "long_comment.cu": cuda_file(b"    // " + b"x" * MB),
 }
@@ -65,13 +72,15 @@ def test_bytes_outside_edits_are_preserved(tree: Path, tmp_path: Path, mode: str
         (work / p.name).write_bytes(p.read_bytes())
     binary_before = (work / "binary.cu").stat()
     if mode == "in-place":
-        proc = hipport(["translate", work, "--in-place", "-j", "2", "--no-progress"],
-                       tmp_path / "cache")
+        proc = hipport(
+            ["translate", work, "--in-place", "-j", "2", "--no-progress"], tmp_path / "cache"
+        )
         out = work
     else:
         out = tmp_path / "out"
-        proc = hipport(["translate", work, "-o", out, "-j", "2", "--no-progress"],
-                       tmp_path / "cache")
+        proc = hipport(
+            ["translate", work, "-o", out, "-j", "2", "--no-progress"], tmp_path / "cache"
+        )
     stderr = proc.stderr.decode("utf-8", "replace")
     assert proc.returncode == 0, stderr
     for name, data in CASES.items():
@@ -83,14 +92,16 @@ def test_bytes_outside_edits_are_preserved(tree: Path, tmp_path: Path, mode: str
     assert "binary.cu: skipped: binary file (contains NUL bytes)" in stderr
     if mode == "in-place":
         after = (work / "binary.cu").stat()
-        assert (after.st_ino, after.st_mtime_ns) == (binary_before.st_ino,
-                                                     binary_before.st_mtime_ns)
+        assert (after.st_ino, after.st_mtime_ns) == (
+            binary_before.st_ino,
+            binary_before.st_mtime_ns,
+        )
 
 
 def _first_difference(got: bytes, want: bytes) -> str:
     for i, (a, b) in enumerate(zip(got, want, strict=False)):
         if a != b:
-            return f"differs at byte {i}: {got[i - 20:i + 20]!r} vs {want[i - 20:i + 20]!r}"
+            return f"differs at byte {i}: {got[i - 20 : i + 20]!r} vs {want[i - 20 : i + 20]!r}"
     return f"length {len(got)} vs {len(want)}"
 
 
@@ -101,8 +112,9 @@ def test_second_run_changes_nothing(tmp_path: Path) -> None:
     for name in ("crlf.cu", "mixed.cu", "latin1.cu", "utf8_bom.cu", "no_final_newline.cu"):
         (work / name).write_bytes(expected(CASES[name]))
     before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in work.iterdir()}
-    proc = hipport(["translate", work, "--in-place", "-j", "1", "--no-progress"],
-                   tmp_path / "cache")
+    proc = hipport(
+        ["translate", work, "--in-place", "-j", "1", "--no-progress"], tmp_path / "cache"
+    )
     assert proc.returncode == 0, proc.stderr
     assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in work.iterdir()} == before
 

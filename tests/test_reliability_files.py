@@ -27,6 +27,7 @@ def _translate(args: list, tmp_path: Path, timeout: float = 120) -> tuple[int, s
 
 # --- unreadable -----------------------------------------------------------------------------
 
+
 def test_dangling_symlink_and_directory_named_like_a_source(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     (tree / "dir.cu").mkdir(parents=True)
@@ -86,8 +87,9 @@ def test_file_vanishing_between_discovery_and_processing(tmp_path: Path, monkeyp
     assert all(p.read_bytes() == WANT for p in tree.iterdir())
 
 
-def test_file_changed_between_processing_and_writing_is_left_alone(tmp_path: Path,
-                                                                   monkeypatch) -> None:
+def test_file_changed_between_processing_and_writing_is_left_alone(
+    tmp_path: Path, monkeypatch
+) -> None:
     from hipport import runner
     from hipport.config import load_config
 
@@ -105,6 +107,7 @@ def test_file_changed_between_processing_and_writing_is_left_alone(tmp_path: Pat
 
 
 # --- read-only outputs ----------------------------------------------------------------------
+
 
 def test_unwritable_output_is_reported_not_a_crash(tmp_path: Path) -> None:
     tree = tmp_path / "t"
@@ -158,6 +161,7 @@ def test_read_only_directory_in_place(tmp_path: Path) -> None:
 
 # --- symlinks -------------------------------------------------------------------------------
 
+
 def test_symlinks_never_lead_out_of_the_tree(tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -184,8 +188,15 @@ def test_symlinks_never_lead_out_of_the_tree(tmp_path: Path) -> None:
     # inside: the real files translated once, the links still links
     assert (tree / "real.cu").read_bytes() == WANT
     assert (tree / "sub" / "inner.cu").read_bytes() == WANT
-    for link in ("link_out.cu", "dir_out", "rel_out.cu", "a_link_in.cu", "a_dir_in",
-                 "sub/loop", "sub/self"):
+    for link in (
+        "link_out.cu",
+        "dir_out",
+        "rel_out.cu",
+        "a_link_in.cu",
+        "a_dir_in",
+        "sub/loop",
+        "sub/self",
+    ):
         assert (tree / link).is_symlink(), link
     assert "a_link_in.cu: not processed: symlink to real.cu, translated there" in err
     assert "hipport: 2 files scanned" in err  # real.cu and sub/inner.cu, once each
@@ -207,6 +218,7 @@ def test_symlinked_source_is_processed_once(tmp_path: Path) -> None:
 
 
 # --- special files --------------------------------------------------------------------------
+
 
 def test_fifo_and_socket_are_skipped_without_hanging(tmp_path: Path) -> None:
     tree = tmp_path / "t"
@@ -260,10 +272,27 @@ def test_very_large_file_is_skipped_in_bounded_memory(tmp_path: Path) -> None:
             fh.write(line)
     size = (tree / "huge.cu").stat().st_size
     assert size > 50 * 1024 * 1024
-    cmd = [sys.executable, "-c", RSS_PROBE, sys.executable, "-m", "hipport", "translate",
-           str(tree), "--in-place", "-j", "2", "--no-progress"]
-    proc = subprocess.run(cmd, env=env(tmp_path / "cache", RSS_PROBE_LOG=str(tmp_path / "log")),
-                          capture_output=True, timeout=180, cwd=str(ROOT))
+    cmd = [
+        sys.executable,
+        "-c",
+        RSS_PROBE,
+        sys.executable,
+        "-m",
+        "hipport",
+        "translate",
+        str(tree),
+        "--in-place",
+        "-j",
+        "2",
+        "--no-progress",
+    ]
+    proc = subprocess.run(
+        cmd,
+        env=env(tmp_path / "cache", RSS_PROBE_LOG=str(tmp_path / "log")),
+        capture_output=True,
+        timeout=180,
+        cwd=str(ROOT),
+    )
     rc, maxrss_kb = map(int, proc.stdout.split())
     err = (tmp_path / "log").read_text()
     assert rc == 0, err
@@ -326,8 +355,20 @@ def test_many_files(tmp_path: Path) -> None:
             d.mkdir(parents=True)
         (d / f"f{i}.cu").write_bytes(SRC if i % 2 else b"int x;\n")
     start = time.monotonic()
-    proc = hipport(["translate", tree, "--in-place", "-j", "2", "--no-progress",
-                    "--stats-json", tmp_path / "stats.json"], tmp_path / "cache", timeout=1800)
+    proc = hipport(
+        [
+            "translate",
+            tree,
+            "--in-place",
+            "-j",
+            "2",
+            "--no-progress",
+            "--stats-json",
+            tmp_path / "stats.json",
+        ],
+        tmp_path / "cache",
+        timeout=1800,
+    )
     elapsed = time.monotonic() - start
     assert proc.returncode == 0, proc.stderr[-2000:]
     print(f"{MANY} files in {elapsed:.1f} s")

@@ -18,8 +18,9 @@ SRC = cuda_file()
 WANT = expected(SRC)
 
 
-def test_atomic_write_is_temp_fsync_rename_in_the_same_directory(tmp_path: Path,
-                                                                 monkeypatch) -> None:
+def test_atomic_write_is_temp_fsync_rename_in_the_same_directory(
+    tmp_path: Path, monkeypatch
+) -> None:
     from hipport import fsio
 
     target = tmp_path / "a.cu"
@@ -85,6 +86,7 @@ def test_modes_are_kept(tmp_path: Path, mode: str) -> None:
 
 # --- interrupts -----------------------------------------------------------------------------
 
+
 def _make_tree(root: Path, count: int) -> dict[str, tuple[bytes, bytes]]:
     """count files, each different; relpath -> (original, full translation)."""
     states = {}
@@ -97,8 +99,9 @@ def _make_tree(root: Path, count: int) -> dict[str, tuple[bytes, bytes]]:
     return states
 
 
-def _wait_until_some_changed(tree: Path, states: dict, proc: subprocess.Popen,
-                             timeout: float = 240) -> int:
+def _wait_until_some_changed(
+    tree: Path, states: dict, proc: subprocess.Popen, timeout: float = 240
+) -> int:
     deadline = time.monotonic() + timeout
     names = sorted(states)
     while time.monotonic() < deadline:
@@ -131,8 +134,7 @@ def _check_each_file_whole(tree: Path, states: dict) -> tuple[int, int, list[str
 def test_sigint_during_in_place_run(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     states = _make_tree(tree, 1000)
-    proc = popen(["translate", tree, "--in-place", "-j", "2", "--no-progress"],
-                 tmp_path / "cache")
+    proc = popen(["translate", tree, "--in-place", "-j", "2", "--no-progress"], tmp_path / "cache")
     _wait_until_some_changed(tree, states, proc)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
@@ -149,8 +151,7 @@ def test_sigint_while_translating_does_not_hang(tmp_path: Path) -> None:
     busy for several seconds even on a fast machine, well past the 1.5 s wait."""
     tree = tmp_path / "t"
     states = _make_tree(tree, 2000)
-    proc = popen(["translate", tree, "--in-place", "-j", "2", "--no-progress"],
-                 tmp_path / "cache")
+    proc = popen(["translate", tree, "--in-place", "-j", "2", "--no-progress"], tmp_path / "cache")
     time.sleep(1.5)
     assert proc.poll() is None
     proc.send_signal(signal.SIGINT)
@@ -208,6 +209,7 @@ def test_stale_temp_files_of_dead_runs_are_removed(tmp_path: Path) -> None:
 
 # --- output directory containment -----------------------------------------------------------
 
+
 def test_safe_join_refuses_escapes(tmp_path: Path) -> None:
     from hipport.runner import safe_join
 
@@ -218,8 +220,15 @@ def test_safe_join_refuses_escapes(tmp_path: Path) -> None:
     (out / "link").symlink_to(outside)
     (out / "file_link.cu").symlink_to(outside / "x.cu")
     assert safe_join(out, "inside/a.cu") == out / "inside" / "a.cu"
-    for rel in ("../x.cu", "inside/../../x.cu", "/etc/passwd", str(outside / "x.cu"),
-                "link/x.cu", "link/deeper/x.cu", "file_link.cu"):
+    for rel in (
+        "../x.cu",
+        "inside/../../x.cu",
+        "/etc/passwd",
+        str(outside / "x.cu"),
+        "link/x.cu",
+        "link/deeper/x.cu",
+        "file_link.cu",
+    ):
         with pytest.raises(OSError, match="refusing"):
             safe_join(out, rel)
 
@@ -234,8 +243,10 @@ def test_write_outputs_never_escapes(tmp_path: Path) -> None:
     result = translate_source(SRC, "a.cu", Target())
     out = tmp_path / "out"
     out.mkdir()
-    files = [FileOutcome(src, rel, "source", "changed", result, out_relpath=rel)
-             for rel in ("../escape.cu", "/tmp/abs_escape_hipport.cu", "ok.cu")]
+    files = [
+        FileOutcome(src, rel, "source", "changed", result, out_relpath=rel)
+        for rel in ("../escape.cu", "/tmp/abs_escape_hipport.cu", "ok.cu")
+    ]
     summary = RunSummary(tmp_path, tmp_path, Target(), files)
     errors = dict(write_outputs(summary, "outdir", out))
     assert set(errors) == {"../escape.cu", "/tmp/abs_escape_hipport.cu"}

@@ -18,9 +18,11 @@ from tests.conftest import ROOT, SHARED_DATA
 from tests.test_report_helpers import report_of
 
 HEAD = "#include <cuda_runtime.h>\n"
-SRC = (HEAD + "void f(){ cudaMalloc(&p, n); cudaDeviceFlushGPUDirectRDMAWrites(t, s); }\n"
-       "void g(){ cudaThreadSynchronize(); }\n"
-       "__global__ void k(int v){ v = __shfl_down_sync(m, v, 1); }\n")
+SRC = (
+    HEAD + "void f(){ cudaMalloc(&p, n); cudaDeviceFlushGPUDirectRDMAWrites(t, s); }\n"
+    "void g(){ cudaThreadSynchronize(); }\n"
+    "__global__ void k(int v){ v = __shfl_down_sync(m, v, 1); }\n"
+)
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +32,9 @@ def report():
 
 def test_text_is_compiler_style(report):
     text = render(report, "text")
-    assert ("src/a.cu:2:30: error: cudaDeviceFlushGPUDirectRDMAWrites has no HIP counterpart "
-            "[HIP001]") in text.splitlines()
+    assert (
+        "src/a.cu:2:30: error: cudaDeviceFlushGPUDirectRDMAWrites has no HIP counterpart [HIP001]"
+    ) in text.splitlines()
     assert "\x1b[" not in text  # plain when not a terminal
     assert "minimum ROCm" in text and "CUDA API uses" in text
     stats = render(report, "text", RenderOptions(statistics=True))
@@ -98,11 +101,14 @@ def test_junit_testcase_per_file_failures_per_finding(report):
 def test_github_escaping():
     assert escape_data("50% done\r\nnext") == "50%25 done%0D%0Anext"
     assert escape_property("a,b:c%\n") == "a%2Cb%3Ac%25%0A"
-    f = Finding("HIP001", Severity.ERROR, "bad: 100%\nreally, bad",
-                Location("dir,x/a:b.cu", 3, 5, 3, 9))
-    assert annotation(f) == ("::error file=dir%2Cx/a%3Ab.cu,line=3,col=5,endLine=3,"
-                             "endColumn=9,title=HIP001 unsupported-api::bad: 100%25%0A"
-                             "really, bad")
+    f = Finding(
+        "HIP001", Severity.ERROR, "bad: 100%\nreally, bad", Location("dir,x/a:b.cu", 3, 5, 3, 9)
+    )
+    assert annotation(f) == (
+        "::error file=dir%2Cx/a%3Ab.cu,line=3,col=5,endLine=3,"
+        "endColumn=9,title=HIP001 unsupported-api::bad: 100%25%0A"
+        "really, bad"
+    )
 
 
 def test_github_levels(report):

@@ -8,8 +8,12 @@ from hipport.report.model import Report, build_report
 from hipport.target import Target
 
 
-def translate(source: bytes | str, path: str = "src/a.cu", target: Target | None = None,
-              options: EngineOptions | None = None) -> TranslationResult:
+def translate(
+    source: bytes | str,
+    path: str = "src/a.cu",
+    target: Target | None = None,
+    options: EngineOptions | None = None,
+) -> TranslationResult:
     data = source.encode() if isinstance(source, str) else source
     if path.endswith(("CMakeLists.txt", ".cmake")):
         from hipport.cmake import translate_cmake
@@ -19,8 +23,12 @@ def translate(source: bytes | str, path: str = "src/a.cu", target: Target | None
     return translate_source(data, path, target or Target(), options)
 
 
-def report_of(files: dict[str, bytes | str], target: Target | None = None,
-              options: EngineOptions | None = None, **kwargs) -> Report:
+def report_of(
+    files: dict[str, bytes | str],
+    target: Target | None = None,
+    options: EngineOptions | None = None,
+    **kwargs,
+) -> Report:
     target = target or Target()
     results = [translate(src, path, target, options) for path, src in files.items()]
     return build_report(results, target, **kwargs)

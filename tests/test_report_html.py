@@ -24,22 +24,28 @@ LONG_NAME = "src/" + "a_really_long_directory_name_without_any_break" * 3 + "/ke
 TREE = {
     "src/limit.cu": HEAD + "void f(){ cudaDeviceSetLimit(cudaLimitStackSize, 1024); }\n",
     "src/unsupported.cu": HEAD + "void g(){ cudaDeviceFlushGPUDirectRDMAWrites(t, s); }\n"
-                                 "void h(){ cudaDeviceFlushGPUDirectRDMAWrites(t, s); }\n",
+    "void h(){ cudaDeviceFlushGPUDirectRDMAWrites(t, s); }\n",
     "src/warp.cu": HEAD + "__device__ float w(float v) {\n"
-                          "  return __shfl_down_sync(0xffffffff, v, 16);\n}\n",
+    "  return __shfl_down_sync(0xffffffff, v, 16);\n}\n",
     ODD_NAME: HEAD + "void k(){ cudaMalloc(0, 0); cudaFree(0); }\n",
     LONG_NAME: HEAD + "void m(){ cudaMalloc(0, 0); }\n",
 }
 ROCM = "5.2"  # cudaDeviceSetLimit needs 5.3: one "needs newer ROCm" use
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-browser = pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"),
-                             reason="headless Chromium is not installed (it must be in CI)")
+browser = pytest.mark.skipif(
+    CHROMIUM is None and not os.environ.get("CI"),
+    reason="headless Chromium is not installed (it must be in CI)",
+)
 
 
 def check(cmd, env, root: Path, fmt: str, out: Path) -> None:
-    proc = subprocess.run([*cmd, "check", str(root), "--rocm", ROCM, "--format", fmt,
-                           "-o", str(out)], capture_output=True, text=True, env=env,
-                          timeout=300)
+    proc = subprocess.run(
+        [*cmd, "check", str(root), "--rocm", ROCM, "--format", fmt, "-o", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert proc.returncode in (0, 1), proc.stdout + proc.stderr
     assert out.is_file(), proc.stderr
 
@@ -55,9 +61,12 @@ def made(tmp_path_factory, hipport_cmd, subprocess_env):
     env = {**subprocess_env, "HIPPORT_CACHE_DIR": str(base / "cache")}
     check(hipport_cmd, env, root, "html", base / "report.html")
     check(hipport_cmd, env, root, "json", base / "report.json")
-    return {"dir": base, "html_path": base / "report.html",
-            "html": (base / "report.html").read_text(encoding="utf-8"),
-            "json": json.loads((base / "report.json").read_text(encoding="utf-8"))}
+    return {
+        "dir": base,
+        "html_path": base / "report.html",
+        "html": (base / "report.html").read_text(encoding="utf-8"),
+        "json": json.loads((base / "report.json").read_text(encoding="utf-8")),
+    }
 
 
 class Page(HTMLParser):
@@ -97,16 +106,22 @@ def parse(text: str) -> Page:
 
 
 def headline(page: Page) -> dict[str, str]:
-    return {k[len("headline-"):]: v["data-value"] for k, v in page.testids.items()
-            if k.startswith("headline-")}
+    return {
+        k[len("headline-") :]: v["data-value"]
+        for k, v in page.testids.items()
+        if k.startswith("headline-")
+    }
 
 
 def expected_headline(data: dict) -> dict[str, str]:
     totals = data["totals"]
-    return {"files": str(totals["files"]), "uses": str(totals["uses"]),
-            "share-mapped": str(totals["conversion_percent"]),
-            "min-rocm": data["rocm"]["minimum"] or "",
-            "blocking": str(len(data["rocm"]["blocking_apis"]))}
+    return {
+        "files": str(totals["files"]),
+        "uses": str(totals["uses"]),
+        "share-mapped": str(totals["conversion_percent"]),
+        "min-rocm": data["rocm"]["minimum"] or "",
+        "blocking": str(len(data["rocm"]["blocking_apis"])),
+    }
 
 
 # ------------------------------------------------------------------------- the file
@@ -156,7 +171,7 @@ def test_headline_equals_json(made):
 
 def test_unported_apis_with_locations_and_hints(made):
     text = made["html"]
-    section = text[text.index('id="unported"'):text.index('id="hazards"')]
+    section = text[text.index('id="unported"') : text.index('id="hazards"')]
     assert "cudaDeviceFlushGPUDirectRDMAWrites" in section
     assert "src/unsupported.cu:2:" in section and "src/unsupported.cu:3:" in section
     assert "cudaDeviceSetLimit" in section and "needs newer ROCm" in section
@@ -168,7 +183,7 @@ def test_unported_apis_with_locations_and_hints(made):
 
 def test_hazards_listed(made):
     text = made["html"]
-    section = text[text.index('id="hazards"'):text.index('id="other-findings"')]
+    section = text[text.index('id="hazards"') : text.index('id="other-findings"')]
     assert "HIP103" in section and "src/warp.cu:3:" in section
     hazards = [f for f in made["json"]["findings"] if f["code"].startswith("HIP1")]
     assert hazards and all(f["code"] in section for f in hazards)
@@ -176,11 +191,11 @@ def test_hazards_listed(made):
 
 def test_charts_carry_labels_and_legend(made):
     text = made["html"]
-    families = text[text.index('id="families"'):text.index('id="coverage"')]
+    families = text[text.index('id="families"') : text.index('id="coverage"')]
     for label in ("mapped", "needs newer ROCm", "unsupported"):
         assert f"</span>{label}</li>" in families  # the legend names each colour in text
     assert "<title>runtime:" in families
-    coverage = text[text.index('id="coverage"'):text.index('id="work"')]
+    coverage = text[text.index('id="coverage"') : text.index('id="work"')]
     assert "5.3.0" in coverage and "cudaDeviceSetLimit" in coverage  # 5.3 unblocks it
     assert "(target)" in coverage
 
@@ -188,12 +203,11 @@ def test_charts_carry_labels_and_legend(made):
 def test_work_tables_sorted_by_work_left(made):
     files = made["json"]["files"]
     text = made["html"]
-    table = text[text.index('id="work-files"'):]
-    table = table[:table.index("</table>")]
+    table = text[text.index('id="work-files"') :]
+    table = table[: table.index("</table>")]
     positions = [table.index(f'data-v="{_attr(f["path"])}"') for f in files]
     assert positions == sorted(positions)
-    assert [f["work_left"] for f in files] == sorted((f["work_left"] for f in files),
-                                                     reverse=True)
+    assert [f["work_left"] for f in files] == sorted((f["work_left"] for f in files), reverse=True)
     assert 'aria-sort="descending"' in table
 
 
@@ -218,9 +232,20 @@ def test_empty_tree(tmp_path, hipport_cmd, subprocess_env):
 
 def chromium(profile: Path, *args: str) -> subprocess.CompletedProcess:
     assert CHROMIUM, "chromium is required in CI"
-    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-           "--no-first-run", "--disable-background-networking", "--disable-component-update",
-           "--disable-sync", f"--user-data-dir={profile}", "--window-size=1280,900", *args]
+    cmd = [
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        "--window-size=1280,900",
+        *args,
+    ]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
 
 

@@ -20,12 +20,13 @@ SCHEMA = json.loads((ROOT / "docs" / "report.schema.json").read_text())
 
 def _validate(report):
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
-    jsonschema.validate(json.loads(report.to_json()), SCHEMA,
-                        cls=jsonschema.Draft202012Validator)
+    jsonschema.validate(json.loads(report.to_json()), SCHEMA, cls=jsonschema.Draft202012Validator)
 
 
-@pytest.mark.parametrize("rocm, satisfied, hip002", [
-    ("5.2", False, True), ("5.3", True, False), ("6.2", True, False), (None, True, False)])
+@pytest.mark.parametrize(
+    "rocm, satisfied, hip002",
+    [("5.2", False, True), ("5.3", True, False), ("6.2", True, False), (None, True, False)],
+)
 def test_minimum_rocm_for_cuda_device_set_limit(rocm, satisfied, hip002):
     report = report_of({"a.cu": LIMIT}, Target(rocm=rocm))
     need = report.rocm
@@ -38,8 +39,12 @@ def test_minimum_rocm_for_cuda_device_set_limit(rocm, satisfied, hip002):
 
 
 def test_minimum_ignores_unsupported_and_lists_blockers():
-    report = report_of({"a.cu": HEAD + "void f(){ cudaMalloc(&p, n); "
-                                       "cudaDeviceFlushGPUDirectRDMAWrites(t, s); }\n"})
+    report = report_of(
+        {
+            "a.cu": HEAD + "void f(){ cudaMalloc(&p, n); "
+            "cudaDeviceFlushGPUDirectRDMAWrites(t, s); }\n"
+        }
+    )
     assert Version.parse(report.rocm.minimum) == Version.parse("1.5")
     assert report.rocm.blocking_apis == ["cudaDeviceFlushGPUDirectRDMAWrites"]
 
@@ -63,12 +68,19 @@ def test_coverage_across_releases_unblocks_at_5_3(tables):
 
 
 def test_statistics_per_family_and_api():
-    src = (HEAD + "void f(){ cudaMalloc(&p, n); cudaMalloc(&q, n); cudaFree(p);\n"
-           "cudaDeviceFlushGPUDirectRDMAWrites(t, s); cudaFrobnicate(); cublasCreate(&h); }\n")
+    src = (
+        HEAD + "void f(){ cudaMalloc(&p, n); cudaMalloc(&q, n); cudaFree(p);\n"
+        "cudaDeviceFlushGPUDirectRDMAWrites(t, s); cudaFrobnicate(); cublasCreate(&h); }\n"
+    )
     report = report_of({"src/a.cu": src, "src/b.cu": HEAD + "void g(){ cudaFree(0); }\n"})
     t = report.totals
-    assert (t.files, t.counts.uses, t.counts.mapped, t.counts.unsupported, t.counts.unknown) \
-        == (2, 7, 5, 1, 1)
+    assert (t.files, t.counts.uses, t.counts.mapped, t.counts.unsupported, t.counts.unknown) == (
+        2,
+        7,
+        5,
+        1,
+        1,
+    )
     assert t.conversion_percent == round(500 / 7, 1)
     assert t.lines == 5 and t.lines_changed >= 3 and t.files_changed == 2
     fams = {f.family: f for f in report.families}
@@ -84,26 +96,40 @@ def test_statistics_per_family_and_api():
 
 def test_work_left_per_file_and_directory():
     bad = HEAD + "void f(){ cudaDeviceFlushGPUDirectRDMAWrites(t, s); cudaFrobnicate(); }\n"
-    report = report_of({"src/a.cu": bad, "src/b.cu": HEAD + "void g(){ cudaFree(0); }\n",
-                        "lib/c.cu": HEAD + "void h(){ cudaFrobnicate(); }\n"})
+    report = report_of(
+        {
+            "src/a.cu": bad,
+            "src/b.cu": HEAD + "void g(){ cudaFree(0); }\n",
+            "lib/c.cu": HEAD + "void h(){ cudaFrobnicate(); }\n",
+        }
+    )
     assert [(f.path, f.work_left) for f in report.files] == [
-        ("src/a.cu", 2), ("lib/c.cu", 1), ("src/b.cu", 0)]
+        ("src/a.cu", 2),
+        ("lib/c.cu", 1),
+        ("src/b.cu", 0),
+    ]
     assert [(d.path, d.files, d.work_left) for d in report.directories] == [
-        ("src", 2, 2), ("lib", 1, 1)]
+        ("src", 2, 2),
+        ("lib", 1, 1),
+    ]
 
 
 def test_severity_config_select_and_ignore():
     src = HEAD + "void f(){ cudaDeviceFlushGPUDirectRDMAWrites(t, s); cudaFrobnicate(); }\n"
-    report = report_of({"a.cu": src}, selection=Selection(severity={"unknown-cuda-identifier":
-                                                                    "note", "HIP001": "off"}))
+    report = report_of(
+        {"a.cu": src},
+        selection=Selection(severity={"unknown-cuda-identifier": "note", "HIP001": "off"}),
+    )
     assert [(f.code, f.severity.value) for f in report.findings] == [("HIP004", "note")]
     assert not report.fails("warning") and report.fails("note")
     assert codes(report_of({"a.cu": src}, selection=Selection(select=("HIP00",)))) == {
-        "HIP001", "HIP004"}
-    assert codes(report_of({"a.cu": src}, selection=Selection(select=("unsupported-api",)))) \
-        == {"HIP001"}
-    assert codes(report_of({"a.cu": src}, selection=Selection(ignore=("HIP004",)))) == {
-        "HIP001"}
+        "HIP001",
+        "HIP004",
+    }
+    assert codes(report_of({"a.cu": src}, selection=Selection(select=("unsupported-api",)))) == {
+        "HIP001"
+    }
+    assert codes(report_of({"a.cu": src}, selection=Selection(ignore=("HIP004",)))) == {"HIP001"}
 
 
 def test_fail_on_levels():
@@ -117,7 +143,8 @@ def test_failed_file_is_a_file_error():
     result = translate(b"cudaMalloc(\0);\n", "bin.cu")
     report = build_report([result], Target())
     assert [(f.code, f.severity.value, f.location.path) for f in report.findings] == [
-        ("HIP202", "error", "bin.cu")]
+        ("HIP202", "error", "bin.cu")
+    ]
     assert report.totals.files_failed == 1 and report.files[0].status == "failed"
 
 
@@ -131,17 +158,22 @@ def test_fingerprints_survive_line_shifts():
 
 
 def test_json_matches_schema():
-    src = (HEAD + "void f(){ cudaMalloc(&p, n); cudaDeviceSetLimit(cudaLimitStackSize, 1);\n"
-           "cudaDeviceFlushGPUDirectRDMAWrites(t, s); cudaFrobnicate(); }\n"
-           "__global__ void k(int v){ v = __shfl_down_sync(0xffffffff, v, 1); }\n")
+    src = (
+        HEAD + "void f(){ cudaMalloc(&p, n); cudaDeviceSetLimit(cudaLimitStackSize, 1);\n"
+        "cudaDeviceFlushGPUDirectRDMAWrites(t, s); cudaFrobnicate(); }\n"
+        "__global__ void k(int v){ v = __shfl_down_sync(0xffffffff, v, 1); }\n"
+    )
     from hipport.baseline import Baseline
 
     full = report_of({"src/a.cu": src, "b.cu": HEAD})
     base = Baseline.from_findings(full.findings[:1])
     base.counts[("gone.cu", "HIP001", "x")] = 1
-    for report in (full, report_of({"src/a.cu": src}, Target(rocm="5.2"), baseline=base),
-                   report_of({"empty.cu": ""}),
-                   build_report([translate(b"cudaFree(\0)", "bin.cu")], Target())):
+    for report in (
+        full,
+        report_of({"src/a.cu": src}, Target(rocm="5.2"), baseline=base),
+        report_of({"empty.cu": ""}),
+        build_report([translate(b"cudaFree(\0)", "bin.cu")], Target()),
+    ):
         _validate(report)
     data = json.loads(full.to_json())
     assert data["schema_version"] == 1

@@ -44,8 +44,9 @@ def test_before_removal_renamed_and_deprecated(tables: Tables) -> None:
 
 
 def test_every_finding_has_a_location() -> None:
-    src = (b"#include <cuda_awbarrier.h>\n#if CUDA_VERSION\n#endif\n"
-           b"cudaFoo(); __shfl_sync(m, v, 0);\n")
+    src = (
+        b"#include <cuda_awbarrier.h>\n#if CUDA_VERSION\n#endif\ncudaFoo(); __shfl_sync(m, v, 0);\n"
+    )
     r = translate_source(src, "a.cu", Target(rocm="6.0"))
     assert {f.code for f in r.findings} >= {"HIP012", "HIP009", "HIP004", "HIP002"}
     for f in r.findings:

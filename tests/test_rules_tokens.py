@@ -65,7 +65,7 @@ def test_directives_with_continuations() -> None:
     toks = lex(source)
     ds = directives(source, toks)
     assert [d.name for d in ds] == ["define", "include"]
-    assert source[ds[0].line_start:ds[0].line_end] == b"#define A(x) \\\n  x + 1\n"
+    assert source[ds[0].line_start : ds[0].line_end] == b"#define A(x) \\\n  x + 1\n"
     assert toks[ds[0].end].text == "int"
 
 

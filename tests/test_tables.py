@@ -19,8 +19,11 @@ from .conftest import ROOT, SHARED_DATA
 
 needs_shared = pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data is absent")
 KINDS = {"function", "type", "constant", "macro"}
-VERSION_FIELDS = [f for f in Mapping._fields if f.endswith(
-    ("_added", "_deprecated", "_changed", "_removed", "_experimental"))]
+VERSION_FIELDS = [
+    f
+    for f in Mapping._fields
+    if f.endswith(("_added", "_deprecated", "_changed", "_removed", "_experimental"))
+]
 
 
 def test_every_row_matches_the_schema(tables):
@@ -36,8 +39,9 @@ def test_every_row_matches_the_schema(tables):
         # unsupported is exactly "no HIP name" (an override may add one)
         assert row.unsupported == (row.hip is None), row
         if row.roc:
-            assert row.roc_library in {"rocBLAS", "rocRAND", "rocSPARSE", "rocSOLVER",
-                                       "MIOpen"}, row
+            assert row.roc_library in {"rocBLAS", "rocRAND", "rocSPARSE", "rocSOLVER", "MIOpen"}, (
+                row
+            )
         else:
             assert row.roc_library is None and row.roc_added is None, row
         if row.hip is None:
@@ -65,8 +69,7 @@ def test_versions_compare_numerically():
 
 
 def _count_source_rows(path: Path) -> int:
-    return sum(1 for line in path.read_text(encoding="utf-8").splitlines()
-               if line.startswith("|`"))
+    return sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("|`"))
 
 
 @needs_shared
@@ -86,19 +89,25 @@ def test_counts_equal_the_source_tables(tables):
 
 
 @needs_shared
-@pytest.mark.parametrize("family,stem", [
-    ("blas", "CUBLAS"), ("rand", "CURAND"), ("sparse", "CUSPARSE"), ("solver", "CUSOLVER"),
-    ("dnn", "CUDNN"),
-])
+@pytest.mark.parametrize(
+    "family,stem",
+    [
+        ("blas", "CUBLAS"),
+        ("rand", "CURAND"),
+        ("sparse", "CUSPARSE"),
+        ("solver", "CUSOLVER"),
+        ("dnn", "CUDNN"),
+    ],
+)
 def test_combined_tables_agree_with_hip_only_and_roc_only(tables, family, stem):
     """Each library family is read from the *_HIP_and_ROC file; the split files must agree."""
     alt = "MIOPEN" if family == "dnn" else "ROC"
     rows = [r for r in tables.rows if r.family == family and r.evidence is None]
     hip_only = _first_columns(SHARED_DATA / "hipify-tables" / f"{stem}_API_supported_by_HIP.md")
-    roc_only = _first_columns(
-        SHARED_DATA / "hipify-tables" / f"{stem}_API_supported_by_{alt}.md")
+    roc_only = _first_columns(SHARED_DATA / "hipify-tables" / f"{stem}_API_supported_by_{alt}.md")
     assert [(r.cuda, r.hip or "", str(r.hip_added or "")) for r in rows] == [
-        (c[0], c[5], c[6]) for c in hip_only]
+        (c[0], c[5], c[6]) for c in hip_only
+    ]
     assert [(r.cuda, r.roc or "") for r in rows] == [(c[0], c[5]) for c in roc_only]
 
 
@@ -122,7 +131,8 @@ def test_committed_tables_equal_the_generator_output(tmp_path):
     generated = sorted(p.name for p in tmp_path.iterdir())
     for name in generated:
         assert (committed / name).read_bytes() == (tmp_path / name).read_bytes(), (
-            f"mappings/{name} differs from the generator: run python tools/build_mappings.py")
+            f"mappings/{name} differs from the generator: run python tools/build_mappings.py"
+        )
     assert set(generated) <= {p.name for p in committed.iterdir()}
 
 
@@ -134,8 +144,7 @@ def test_notice_ships_with_the_tables():
 def test_overrides_carry_evidence_and_conditions(tables):
     for override in tables.overrides:
         assert override["evidence"].strip(), override
-        row = next(r for r in tables.by_cuda[override["cuda"]]
-                   if r.family == override["family"])
+        row = next(r for r in tables.by_cuda[override["cuda"]] if r.family == override["family"])
         assert row.hip == override["hip"] and row.evidence == override["evidence"]
 
 
@@ -162,15 +171,23 @@ def test_hipext_versions_come_from_the_header_scan(tables):
     for line in (SHARED_DATA / "hip-identifiers-by-rocm.tsv").read_text().splitlines()[1:]:
         name, first, _last = line.split("\t")
         scan[name] = first
-    required = {"hipExtMallocWithFlags", "hipExtLaunchKernelGGL", "hipExtLaunchKernel",
-                "hipExtModuleLaunchKernel", "hipExtStreamCreateWithCUMask",
-                "hipExtStreamGetCUMask", "hipExtGetLinkTypeAndHopCount",
-                "hipExtLaunchMultiKernelMultiDevice", "hipExtGetLastError"}
+    required = {
+        "hipExtMallocWithFlags",
+        "hipExtLaunchKernelGGL",
+        "hipExtLaunchKernel",
+        "hipExtModuleLaunchKernel",
+        "hipExtStreamCreateWithCUMask",
+        "hipExtStreamGetCUMask",
+        "hipExtGetLinkTypeAndHopCount",
+        "hipExtLaunchMultiKernelMultiDevice",
+        "hipExtGetLastError",
+    }
     assert required <= set(tables.hipext)
-    public = {n for n in scan
-              if re.match(r"hipExt[A-Z]", n) and not n.endswith(("_fn", "Impl"))}
-    excluded = {line.split("\t")[0] for line in
-                (ROOT / "tools" / "hipext_excluded.tsv").read_text().splitlines()[1:]}
+    public = {n for n in scan if re.match(r"hipExt[A-Z]", n) and not n.endswith(("_fn", "Impl"))}
+    excluded = {
+        line.split("\t")[0]
+        for line in (ROOT / "tools" / "hipext_excluded.tsv").read_text().splitlines()[1:]
+    }
     assert public - excluded <= set(tables.hipext), public - excluded - set(tables.hipext)
     assert not excluded & set(tables.hipext)
     for ext in tables.hipext.values():
@@ -179,6 +196,7 @@ def test_hipext_versions_come_from_the_header_scan(tables):
 
 
 # --- the lookup: one case per outcome -------------------------------------------------------
+
 
 def test_lookup_mapped(tables):
     res = resolve(tables, "cudaMalloc", Target(rocm="5.2"))
@@ -200,8 +218,10 @@ def test_lookup_needs_newer_rocm(tables):
 def test_lookup_compares_versions_numerically(tables):
     # hipDeviceSetLimit appeared in 5.3.0: 5.10 is newer than 5.3, 5.2.9 is older
     assert resolve(tables, "cudaDeviceSetLimit", Target(rocm="5.10")).status is Status.MAPPED
-    assert (resolve(tables, "cudaDeviceSetLimit", Target(rocm="5.2.9")).status
-            is Status.NEEDS_NEWER_ROCM)
+    assert (
+        resolve(tables, "cudaDeviceSetLimit", Target(rocm="5.2.9")).status
+        is Status.NEEDS_NEWER_ROCM
+    )
 
 
 def test_lookup_experimental(tables):
@@ -219,7 +239,8 @@ def test_lookup_removed_and_deprecated_in_cuda(tables):
     older = resolve(tables, "cudaBindTexture", Target(cuda="10.2"))
     assert older.removed_cuda is None and older.deprecated_cuda is None
     assert resolve(tables, "cudaThreadSynchronize", Target()).deprecated_cuda == Version.parse(
-        "10.0")
+        "10.0"
+    )
 
 
 def test_lookup_deprecated_in_hip(tables):
@@ -270,7 +291,8 @@ def test_lookup_reports_a_required_macro(tables):
     assert res.status is Status.MAPPED and res.condition == "HIP_ENABLE_WARP_SYNC_BUILTINS"
     assert "HIP_ENABLE_WARP_SYNC_BUILTINS" in res.reason()
     assert resolve(tables, "__shfl_down_sync", Target(rocm="6.1")).status is (
-        Status.NEEDS_NEWER_ROCM)
+        Status.NEEDS_NEWER_ROCM
+    )
 
 
 def test_default_target_is_the_newest_rocm(tables):
@@ -284,6 +306,7 @@ def test_tables_load_once_per_process():
 
 # --- `hipport tables` -------------------------------------------------------------------------
 
+
 def _both(args, hipport_cmd, subprocess_env):
     """Run a command through click's runner and as a real subprocess; both must agree."""
     from click.testing import CliRunner
@@ -291,87 +314,118 @@ def _both(args, hipport_cmd, subprocess_env):
     from hipport.cli import main
 
     inproc = CliRunner().invoke(main, args)
-    proc = subprocess.run(hipport_cmd + args, capture_output=True, text=True,
-                          env=subprocess_env, timeout=120)
+    proc = subprocess.run(
+        hipport_cmd + args, capture_output=True, text=True, env=subprocess_env, timeout=120
+    )
     assert inproc.exit_code == proc.returncode, (inproc.output, proc.stderr)
     return inproc, proc
 
 
 def test_cli_show(hipport_cmd, subprocess_env):
-    inproc, proc = _both(["tables", "show", "cudaMalloc", "--format", "json"], hipport_cmd,
-                         subprocess_env)
+    inproc, proc = _both(
+        ["tables", "show", "cudaMalloc", "--format", "json"], hipport_cmd, subprocess_env
+    )
     assert proc.returncode == 0
     data = json.loads(proc.stdout)
     assert json.loads(inproc.output) == data
     entry = data["entries"][0]
     assert entry["hip"] == "hipMalloc" and entry["hip_added"] == "1.5.0"
     assert set(Mapping._fields) <= set(entry)
-    text = subprocess.run(hipport_cmd + ["tables", "show", "hipMalloc"], capture_output=True,
-                          text=True, env=subprocess_env).stdout
+    text = subprocess.run(
+        hipport_cmd + ["tables", "show", "hipMalloc"],
+        capture_output=True,
+        text=True,
+        env=subprocess_env,
+    ).stdout
     assert "cudaMalloc" in text and "1.5.0" in text
 
 
 def test_cli_show_hipext_and_missing(hipport_cmd, subprocess_env):
-    _, proc = _both(["tables", "show", "hipExtStreamCreateWithCUMask", "--format", "json"],
-                    hipport_cmd, subprocess_env)
+    _, proc = _both(
+        ["tables", "show", "hipExtStreamCreateWithCUMask", "--format", "json"],
+        hipport_cmd,
+        subprocess_env,
+    )
     assert json.loads(proc.stdout)["hipext"]["rocm_added"] == "3.6.0"
     _, proc = _both(["tables", "show", "cudaNoSuchThing"], hipport_cmd, subprocess_env)
     assert proc.returncode == 1 and "not in the tables" in proc.stderr
 
 
 def test_cli_coverage_json(hipport_cmd, subprocess_env, tables):
-    _, proc = _both(["tables", "coverage", "--rocm", "6.1", "--format", "json"], hipport_cmd,
-                    subprocess_env)
+    _, proc = _both(
+        ["tables", "coverage", "--rocm", "6.1", "--format", "json"], hipport_cmd, subprocess_env
+    )
     data = json.loads(proc.stdout)
     assert [d["family"] for d in data] == list(FAMILIES)
     for d in data:
-        assert {"family", "total", "mapped", "unsupported", "experimental",
-                "needs_newer_rocm"} <= set(d)
+        assert {
+            "family",
+            "total",
+            "mapped",
+            "unsupported",
+            "experimental",
+            "needs_newer_rocm",
+        } <= set(d)
         assert d["total"] == sum(1 for r in tables.rows if r.family == d["family"])
-        assert d["total"] == sum(d[k] for k in ("mapped", "unsupported", "experimental",
-                                                "needs_newer_rocm", "removed_hip"))
+        assert d["total"] == sum(
+            d[k]
+            for k in ("mapped", "unsupported", "experimental", "needs_newer_rocm", "removed_hip")
+        )
     runtime = next(d for d in data if d["family"] == "runtime")
     # counted independently of the coverage code: rows with a HIP name added by 6.1
-    expected = sum(1 for r in tables.rows if r.family == "runtime" and r.hip
-                   and (r.hip_added is None or r.hip_added <= Version.parse("6.1"))
-                   and r.hip_experimental is None)
+    expected = sum(
+        1
+        for r in tables.rows
+        if r.family == "runtime"
+        and r.hip
+        and (r.hip_added is None or r.hip_added <= Version.parse("6.1"))
+        and r.hip_experimental is None
+    )
     assert runtime["mapped"] == expected
 
 
 def test_cli_coverage_grows_with_rocm(hipport_cmd, subprocess_env):
     def mapped(rocm):
-        out = subprocess.run(hipport_cmd + ["tables", "coverage", "--rocm", rocm, "--format",
-                                            "json"], capture_output=True, text=True,
-                             env=subprocess_env, check=True).stdout
+        out = subprocess.run(
+            hipport_cmd + ["tables", "coverage", "--rocm", rocm, "--format", "json"],
+            capture_output=True,
+            text=True,
+            env=subprocess_env,
+            check=True,
+        ).stdout
         return sum(d["mapped"] for d in json.loads(out))
 
     assert mapped("5.2") < mapped("6.0") < mapped("6.3")
 
 
-@pytest.mark.parametrize("fmt,marker", [("csv", "family,total,mapped"),
-                                        ("markdown", "| family | total |"),
-                                        ("text", "runtime")])
+@pytest.mark.parametrize(
+    "fmt,marker",
+    [("csv", "family,total,mapped"), ("markdown", "| family | total |"), ("text", "runtime")],
+)
 def test_cli_coverage_formats(fmt, marker, hipport_cmd, subprocess_env):
     _, proc = _both(["tables", "coverage", "--format", fmt], hipport_cmd, subprocess_env)
     assert proc.returncode == 0 and marker in proc.stdout
 
 
 def test_cli_diff(hipport_cmd, subprocess_env):
-    _, proc = _both(["tables", "diff", "--from", "6.1", "--to", "6.2", "--format", "json"],
-                    hipport_cmd, subprocess_env)
+    _, proc = _both(
+        ["tables", "diff", "--from", "6.1", "--to", "6.2", "--format", "json"],
+        hipport_cmd,
+        subprocess_env,
+    )
     changes = json.loads(proc.stdout)
     names = {c["cuda"] for c in changes}
     assert "cudaSetValidDevices" in names and "__shfl_sync" in names
     assert "cudaMalloc" not in names
     assert all(c["before"] != c["after"] for c in changes)
-    _, proc = _both(["tables", "diff", "--from", "6.2", "--to", "6.1"], hipport_cmd,
-                    subprocess_env)
+    _, proc = _both(["tables", "diff", "--from", "6.2", "--to", "6.1"], hipport_cmd, subprocess_env)
     assert proc.returncode == 2
 
 
 def test_cli_search(hipport_cmd, subprocess_env):
-    _, proc = _both(["tables", "search", "cudaMemcpy*Async", "--format", "json"], hipport_cmd,
-                    subprocess_env)
+    _, proc = _both(
+        ["tables", "search", "cudaMemcpy*Async", "--format", "json"], hipport_cmd, subprocess_env
+    )
     data = json.loads(proc.stdout)
     names = {e["cuda"] for e in data["entries"]}
     assert {"cudaMemcpyAsync", "cudaMemcpy2DAsync"} <= names
@@ -390,18 +444,35 @@ def test_cli_rejects_bad_version(hipport_cmd, subprocess_env):
 @pytest.mark.slow
 def test_wheel_installs_and_runs(tmp_path):
     """`pip install .` (not editable) gives a working hipport with its tables."""
-    subprocess.run([sys.executable, "-m", "build", "--wheel", "--outdir", str(tmp_path / "dist"),
-                    str(ROOT)], check=True, capture_output=True, timeout=600)
+    subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--outdir", str(tmp_path / "dist"), str(ROOT)],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
     wheel = next((tmp_path / "dist").glob("hipport-*.whl"))
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     pip = venv / "bin" / "pip"
     subprocess.run([str(pip), "install", "-q", str(wheel)], check=True, timeout=600)
-    out = subprocess.run([str(venv / "bin" / "hipport"), "tables", "show", "cudaMalloc",
-                          "--format", "json"], capture_output=True, text=True, check=True,
-                         cwd=tmp_path, timeout=120).stdout
+    out = subprocess.run(
+        [str(venv / "bin" / "hipport"), "tables", "show", "cudaMalloc", "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+        timeout=120,
+    ).stdout
     assert json.loads(out)["entries"][0]["hip"] == "hipMalloc"
-    files = subprocess.run([str(venv / "bin" / "python"), "-c",
-                            "import hipport.tables.model as m; print(m.mappings_dir())"],
-                           capture_output=True, text=True, check=True, cwd=tmp_path).stdout
+    files = subprocess.run(
+        [
+            str(venv / "bin" / "python"),
+            "-c",
+            "import hipport.tables.model as m; print(m.mappings_dir())",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    ).stdout
     assert str(venv) in files  # the packaged copy, not this checkout

@@ -59,8 +59,9 @@ class Hipport:
         self.env["HIPPORT_CACHE_DIR"] = str(cache)
         self.env.pop("CI", None)
 
-    def __call__(self, *args: str | Path, cwd: Path,
-                 stats: bool = False) -> subprocess.CompletedProcess:
+    def __call__(
+        self, *args: str | Path, cwd: Path, stats: bool = False
+    ) -> subprocess.CompletedProcess:
         cmd = [sys.executable, "-m", "hipport", "translate", *map(str, args)]
         if stats:
             cmd += ["--stats-json", str(cwd / ".stats.json")]
@@ -78,17 +79,23 @@ def hipport(tmp_path: Path) -> Hipport:
 
 @pytest.fixture
 def proj(tmp_path: Path) -> Path:
-    return make_tree(tmp_path / "proj", {
-        "src/main.cu": SAXPY,
-        "src/common.cuh": COMMON,
-        "src/plain.cpp": PLAIN,
-        "README.md": "readme\n",
-    })
+    return make_tree(
+        tmp_path / "proj",
+        {
+            "src/main.cu": SAXPY,
+            "src/common.cuh": COMMON,
+            "src/plain.cpp": PLAIN,
+            "README.md": "readme\n",
+        },
+    )
 
 
 def files_of(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes()
-            for p in sorted(root.rglob("*")) if p.is_file() and not p.name.startswith(".stats")}
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not p.name.startswith(".stats")
+    }
 
 
 def err(proc: subprocess.CompletedProcess) -> str:
@@ -97,33 +104,54 @@ def err(proc: subprocess.CompletedProcess) -> str:
 
 # --- file selection -------------------------------------------------------------------------
 
+
 def test_gitignore_nested_and_negation(hipport: Hipport, tmp_path: Path) -> None:
-    root = make_tree(tmp_path / "p", {
-        ".gitignore": "generated/\n*.gen.cu\n",
-        "a.cu": SAXPY,
-        "x.gen.cu": SAXPY,
-        "generated/g.cu": SAXPY,
-        "build/b.cu": SAXPY,
-        "lib/.gitignore": "*.cu\n!keep.cu\n",
-        "lib/drop.cu": SAXPY,
-        "lib/keep.cu": SAXPY,
-        "other/drop.cu": SAXPY,  # lib's .gitignore does not reach here
-    })
+    root = make_tree(
+        tmp_path / "p",
+        {
+            ".gitignore": "generated/\n*.gen.cu\n",
+            "a.cu": SAXPY,
+            "x.gen.cu": SAXPY,
+            "generated/g.cu": SAXPY,
+            "build/b.cu": SAXPY,
+            "lib/.gitignore": "*.cu\n!keep.cu\n",
+            "lib/drop.cu": SAXPY,
+            "lib/keep.cu": SAXPY,
+            "other/drop.cu": SAXPY,  # lib's .gitignore does not reach here
+        },
+    )
     proc = hipport(".", "--diff", "--jobs", "1", cwd=root, stats=True)
     assert proc.returncode == 1, err(proc)
     assert sorted(proc.stats["files"]) == ["a.cu", "lib/keep.cu", "other/drop.cu"]
 
 
 def test_include_and_exclude_globs(hipport: Hipport, tmp_path: Path) -> None:
-    root = make_tree(tmp_path / "p", {
-        "src/a.cu": SAXPY, "src/b.cuh": COMMON, "third_party/t.cu": SAXPY, "src/c.cpp": PLAIN,
-    })
-    proc = hipport(".", "--diff", "--exclude", "third_party/**", "--include", "*.cu",
-                   "--jobs", "1", cwd=root, stats=True)
+    root = make_tree(
+        tmp_path / "p",
+        {
+            "src/a.cu": SAXPY,
+            "src/b.cuh": COMMON,
+            "third_party/t.cu": SAXPY,
+            "src/c.cpp": PLAIN,
+        },
+    )
+    proc = hipport(
+        ".",
+        "--diff",
+        "--exclude",
+        "third_party/**",
+        "--include",
+        "*.cu",
+        "--jobs",
+        "1",
+        cwd=root,
+        stats=True,
+    )
     assert sorted(proc.stats["files"]) == ["src/a.cu"], err(proc)
     out = tmp_path / "out"
-    proc = hipport(".", "-o", out, "--exclude", "third_party", "--include", "*.cu",
-                   cwd=root, stats=True)
+    proc = hipport(
+        ".", "-o", out, "--exclude", "third_party", "--include", "*.cu", cwd=root, stats=True
+    )
     assert proc.returncode == 0, err(proc)
     # not included: copied as it is; excluded: left out of the output
     assert (out / "src/b.cuh").read_bytes() == COMMON
@@ -132,24 +160,41 @@ def test_include_and_exclude_globs(hipport: Hipport, tmp_path: Path) -> None:
 
 # --- renames --------------------------------------------------------------------------------
 
+
 def test_rename_suffixes_update_includes_and_cmake(hipport: Hipport, tmp_path: Path) -> None:
-    root = make_tree(tmp_path / "p", {
-        "main.cu": SAXPY.replace(b'"common.cuh"', b'"sub/common.cuh"'),
-        "sub/common.cuh": COMMON,
-        "sub/k.cu": SAXPY,
-        "sub/common.cuh.txt": "not a header\n",
-        "CMakeLists.txt": "project(p LANGUAGES CXX CUDA)\nadd_executable(p main.cu "
-                          "sub/k.cu)\n",
-    })
+    root = make_tree(
+        tmp_path / "p",
+        {
+            "main.cu": SAXPY.replace(b'"common.cuh"', b'"sub/common.cuh"'),
+            "sub/common.cuh": COMMON,
+            "sub/k.cu": SAXPY,
+            "sub/common.cuh.txt": "not a header\n",
+            "CMakeLists.txt": "project(p LANGUAGES CXX CUDA)\nadd_executable(p main.cu sub/k.cu)\n",
+        },
+    )
     sub_k = (root / "sub/k.cu").read_bytes()
     assert b'#include "common.cuh"' in sub_k
     out = tmp_path / "out"
-    proc = hipport(".", "-o", out, "--rename-suffix", ".cu=.hip", "--rename-suffix",
-                   ".cuh=.hpp", cwd=root, stats=True)
+    proc = hipport(
+        ".",
+        "-o",
+        out,
+        "--rename-suffix",
+        ".cu=.hip",
+        "--rename-suffix",
+        ".cuh=.hpp",
+        cwd=root,
+        stats=True,
+    )
     assert proc.returncode == 0, err(proc)
     got = files_of(out)
-    assert sorted(got) == ["CMakeLists.txt", "main.hip", "sub/common.cuh.txt",
-                           "sub/common.hpp", "sub/k.hip"]
+    assert sorted(got) == [
+        "CMakeLists.txt",
+        "main.hip",
+        "sub/common.cuh.txt",
+        "sub/common.hpp",
+        "sub/k.hip",
+    ]
     assert b'#include "sub/common.hpp"' in got["main.hip"]
     assert b'#include "common.hpp"' in got["sub/k.hip"]
     assert b"add_executable(p main.hip sub/k.hip)" in got["CMakeLists.txt"]
@@ -167,14 +212,21 @@ def test_hip_suffix_in_place_renames_files(hipport: Hipport, tmp_path: Path) -> 
 
 # --- -o -------------------------------------------------------------------------------------
 
-def test_outdir_mirrors_tree_into_existing_directory(hipport: Hipport, proj: Path,
-                                                     tmp_path: Path) -> None:
+
+def test_outdir_mirrors_tree_into_existing_directory(
+    hipport: Hipport, proj: Path, tmp_path: Path
+) -> None:
     out = make_tree(tmp_path / "out", {"mine.txt": "keep me\n"})
     proc = hipport(".", "-o", out, cwd=proj, stats=True)
     assert proc.returncode == 0, err(proc)
     got = files_of(out)
-    assert sorted(got) == ["README.md", "mine.txt", "src/common.cuh", "src/main.cu",
-                           "src/plain.cpp"]
+    assert sorted(got) == [
+        "README.md",
+        "mine.txt",
+        "src/common.cuh",
+        "src/main.cu",
+        "src/plain.cpp",
+    ]
     assert got["mine.txt"] == b"keep me\n"
     assert got["src/plain.cpp"] == PLAIN and got["README.md"] == b"readme\n"
     assert b"hipMalloc" in got["src/main.cu"]
@@ -199,6 +251,7 @@ def test_outdir_inside_input_is_refused(hipport: Hipport, proj: Path) -> None:
 
 # --- in place -------------------------------------------------------------------------------
 
+
 def test_in_place_keeps_modes_and_backup(hipport: Hipport, proj: Path) -> None:
     main = proj / "src/main.cu"
     main.chmod(0o755)
@@ -219,6 +272,7 @@ def test_in_place_keeps_modes_and_backup(hipport: Hipport, proj: Path) -> None:
 
 # --- --diff, --stdout -----------------------------------------------------------------------
 
+
 def test_diff_exit_codes(hipport: Hipport, tmp_path: Path) -> None:
     root = make_tree(tmp_path / "p", {"plain.cpp": PLAIN, "x.hip": "hipMalloc(0, 0);\n"})
     proc = hipport(".", "--diff", cwd=root)
@@ -232,12 +286,17 @@ def test_diff_exit_codes(hipport: Hipport, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("tool", ["patch", "git"])
-def test_diff_applies_to_give_the_translated_tree(hipport: Hipport, tmp_path: Path,
-                                                  tool: str) -> None:
+def test_diff_applies_to_give_the_translated_tree(
+    hipport: Hipport, tmp_path: Path, tool: str
+) -> None:
     if shutil.which(tool) is None:
         pytest.skip(f"{tool} not installed")
-    files = {"src/main.cu": SAXPY, "src/common.cuh": COMMON + b"// no newline at the end",
-             "src/plain.cpp": PLAIN, "CMakeLists.txt": "enable_language(CUDA)\n"}
+    files = {
+        "src/main.cu": SAXPY,
+        "src/common.cuh": COMMON + b"// no newline at the end",
+        "src/plain.cpp": PLAIN,
+        "CMakeLists.txt": "enable_language(CUDA)\n",
+    }
     root = make_tree(tmp_path / "p", files)
     expected = tmp_path / "expected"
     args = ("--rename-suffix", ".cu=.hip")
@@ -255,8 +314,7 @@ def test_diff_applies_to_give_the_translated_tree(hipport: Hipport, tmp_path: Pa
     assert files_of(root) == files_of(expected)
 
 
-def test_diff_paths_are_relative_to_the_current_directory(hipport: Hipport,
-                                                          proj: Path) -> None:
+def test_diff_paths_are_relative_to_the_current_directory(hipport: Hipport, proj: Path) -> None:
     proc = hipport("proj/src", "--diff", cwd=proj.parent)
     assert proc.returncode == 1, err(proc)
     assert b"--- a/proj/src/main.cu\n" in proc.stdout
@@ -273,12 +331,15 @@ def test_stdout(hipport: Hipport, proj: Path) -> None:
 
 # --- configuration --------------------------------------------------------------------------
 
-def test_config_found_walking_up_and_command_line_wins(hipport: Hipport,
-                                                       tmp_path: Path) -> None:
-    root = make_tree(tmp_path / "p", {
-        "pyproject.toml": '[project]\nname = "x"\n[tool.hipport]\nlaunch-syntax = "hip"\n',
-        "deep/er/a.cu": SAXPY,
-    })
+
+def test_config_found_walking_up_and_command_line_wins(hipport: Hipport, tmp_path: Path) -> None:
+    root = make_tree(
+        tmp_path / "p",
+        {
+            "pyproject.toml": '[project]\nname = "x"\n[tool.hipport]\nlaunch-syntax = "hip"\n',
+            "deep/er/a.cu": SAXPY,
+        },
+    )
     sub = root / "deep/er"
     proc = hipport("a.cu", "--stdout", "-q", cwd=sub)
     assert b"hipLaunchKernelGGL" in proc.stdout, err(proc)
@@ -291,43 +352,53 @@ def test_config_found_walking_up_and_command_line_wins(hipport: Hipport,
 
 
 def test_config_rocm_and_cli_rocm(hipport: Hipport, tmp_path: Path) -> None:
-    root = make_tree(tmp_path / "p", {
-        ".hipport.toml": 'rocm = "5.0"\n',
-        "a.cu": "__global__ void k(float *v) { v[0] = __shfl_down_sync(0xffffffff, v[0], 1);"
-                " }\n",
-    })
+    root = make_tree(
+        tmp_path / "p",
+        {
+            ".hipport.toml": 'rocm = "5.0"\n',
+            "a.cu": "__global__ void k(float *v) { v[0] = __shfl_down_sync(0xffffffff, v[0], 1);"
+            " }\n",
+        },
+    )
     old = hipport("a.cu", "--diff", cwd=root, stats=True)
     new = hipport("a.cu", "--diff", "--rocm", "6.2", cwd=root, stats=True)
     assert "HIP002" in old.stats["findings_per_code"], err(old)
     assert "HIP002" not in new.stats["findings_per_code"], err(new)
 
 
-def test_config_include_exclude_relative_to_the_config(hipport: Hipport,
-                                                       tmp_path: Path) -> None:
-    root = make_tree(tmp_path / "p", {
-        ".hipport.toml": 'exclude = ["src/vendor/**"]\n',
-        "src/a.cu": SAXPY, "src/vendor/v.cu": SAXPY,
-    })
+def test_config_include_exclude_relative_to_the_config(hipport: Hipport, tmp_path: Path) -> None:
+    root = make_tree(
+        tmp_path / "p",
+        {
+            ".hipport.toml": 'exclude = ["src/vendor/**"]\n',
+            "src/a.cu": SAXPY,
+            "src/vendor/v.cu": SAXPY,
+        },
+    )
     for cwd, path in ((root, "."), (root / "src", ".")):
         proc = hipport(path, "--diff", cwd=cwd, stats=True)
         assert [p.rsplit("/", 1)[-1] for p in proc.stats["files"]] == ["a.cu"], err(proc)
 
 
-@pytest.mark.parametrize("args, config, message", [
-    ((), "", "choose exactly one"),
-    (("--diff", "--stdout"), "", "choose exactly one"),
-    (("--diff", "--rocm", "six"), "", "not a version"),
-    (("--diff",), "colour = 1\n", "unknown key"),
-    (("--diff",), 'rocm = "six"\n', "not a version"),
-    (("--diff",), 'fail-on = "sometimes"\n', "fail-on"),
-    (("--diff",), "renames = 3\n", "must be a table"),
-    (("--diff",), "jobs = \"two\"\n", "whole number"),
-    (("--diff",), "[rename-suffix]\ncu = \"hip\"\n", "rename-suffix"),
-    (("--backup", "--diff"), "", "--backup goes with --in-place"),
-    (("--diff", "missing.cu"), "", "no such file"),
-])
-def test_usage_errors_exit_2(hipport: Hipport, tmp_path: Path, args: tuple[str, ...],
-                             config: str, message: str) -> None:
+@pytest.mark.parametrize(
+    "args, config, message",
+    [
+        ((), "", "choose exactly one"),
+        (("--diff", "--stdout"), "", "choose exactly one"),
+        (("--diff", "--rocm", "six"), "", "not a version"),
+        (("--diff",), "colour = 1\n", "unknown key"),
+        (("--diff",), 'rocm = "six"\n', "not a version"),
+        (("--diff",), 'fail-on = "sometimes"\n', "fail-on"),
+        (("--diff",), "renames = 3\n", "must be a table"),
+        (("--diff",), 'jobs = "two"\n', "whole number"),
+        (("--diff",), '[rename-suffix]\ncu = "hip"\n', "rename-suffix"),
+        (("--backup", "--diff"), "", "--backup goes with --in-place"),
+        (("--diff", "missing.cu"), "", "no such file"),
+    ],
+)
+def test_usage_errors_exit_2(
+    hipport: Hipport, tmp_path: Path, args: tuple[str, ...], config: str, message: str
+) -> None:
     root = make_tree(tmp_path / "p", {"a.cu": SAXPY, ".hipport.toml": config})
     proc = hipport("a.cu", *args, cwd=root)
     assert proc.returncode == 2, err(proc)
@@ -336,14 +407,23 @@ def test_usage_errors_exit_2(hipport: Hipport, tmp_path: Path, args: tuple[str, 
 
 
 def test_user_rules(hipport: Hipport, tmp_path: Path) -> None:
-    root = make_tree(tmp_path / "p", {
-        ".hipport.toml": '\n'.join([
-            'disable-mappings = ["cudaDeviceSynchronize"]',
-            '[renames]', 'CUDA_CHECK = "HIP_CHECK"',
-            '[per-path-ignore]', '"legacy/**" = ["cudaFree", "HIP010"]', '']),
-        "a.cu": SAXPY,
-        "legacy/old.cu": SAXPY,
-    })
+    root = make_tree(
+        tmp_path / "p",
+        {
+            ".hipport.toml": "\n".join(
+                [
+                    'disable-mappings = ["cudaDeviceSynchronize"]',
+                    "[renames]",
+                    'CUDA_CHECK = "HIP_CHECK"',
+                    "[per-path-ignore]",
+                    '"legacy/**" = ["cudaFree", "HIP010"]',
+                    "",
+                ]
+            ),
+            "a.cu": SAXPY,
+            "legacy/old.cu": SAXPY,
+        },
+    )
     proc = hipport(".", "-o", tmp_path / "out", cwd=root, stats=True)
     assert proc.returncode == 0, err(proc)
     a = (tmp_path / "out/a.cu").read_bytes()
@@ -355,16 +435,15 @@ def test_user_rules(hipport: Hipport, tmp_path: Path) -> None:
 
 # --- the cache ------------------------------------------------------------------------------
 
-def test_cache_hit_then_miss_after_edit_and_option_change(hipport: Hipport,
-                                                          proj: Path) -> None:
+
+def test_cache_hit_then_miss_after_edit_and_option_change(hipport: Hipport, proj: Path) -> None:
     first = hipport(".", "--diff", cwd=proj, stats=True)
     assert first.stats["cached"] == 0 and first.stats["scanned"] == 3, err(first)
     again = hipport(".", "--diff", cwd=proj, stats=True)
     assert again.stats["cached"] == 3, err(again)
     assert "3 from the cache" in err(again)
     assert again.stdout == first.stdout
-    for key in ("changed", "unchanged", "findings_per_code", "renamed_per_family",
-                "min_rocm"):
+    for key in ("changed", "unchanged", "findings_per_code", "renamed_per_family", "min_rocm"):
         assert again.stats[key] == first.stats[key], key
     (proj / "src/plain.cpp").write_bytes(PLAIN + b"int sub(int a);\n")
     edited = hipport(".", "--diff", cwd=proj, stats=True)
@@ -387,9 +466,11 @@ def test_cache_sees_same_size_edit(hipport: Hipport, proj: Path) -> None:
 
 # --- parallel -------------------------------------------------------------------------------
 
+
 def test_jobs_1_and_2_give_identical_trees(hipport: Hipport, tmp_path: Path) -> None:
-    files: dict[str, bytes | str] = {f"d{i % 3}/f{i}.cu": SAXPY.replace(b"saxpy", b"k%d" % i)
-                                     for i in range(12)}
+    files: dict[str, bytes | str] = {
+        f"d{i % 3}/f{i}.cu": SAXPY.replace(b"saxpy", b"k%d" % i) for i in range(12)
+    }
     files.update({"d0/common.cuh": COMMON, "CMakeLists.txt": "enable_language(CUDA)\n"})
     root = make_tree(tmp_path / "p", files)
     one, two = tmp_path / "one", tmp_path / "two"
@@ -403,16 +484,19 @@ def test_jobs_1_and_2_give_identical_trees(hipport: Hipport, tmp_path: Path) -> 
 
 # --- CMake ----------------------------------------------------------------------------------
 
-def test_cmake_files_translated_and_findings_reported(hipport: Hipport,
-                                                      tmp_path: Path) -> None:
-    root = make_tree(tmp_path / "p", {
-        "CMakeLists.txt": "project(p LANGUAGES CXX CUDA)\nfind_package(CUDAToolkit REQUIRED)\n"
-                          "add_executable(p main.cu)\n"
-                          "target_link_libraries(p CUDA::cudart CUDA::cublas)\n"
-                          "set_target_properties(p PROPERTIES CUDA_ARCHITECTURES 80)\n",
-        "cmake/gpu.cmake": "enable_language(CUDA)\n",
-        "main.cu": SAXPY,
-    })
+
+def test_cmake_files_translated_and_findings_reported(hipport: Hipport, tmp_path: Path) -> None:
+    root = make_tree(
+        tmp_path / "p",
+        {
+            "CMakeLists.txt": "project(p LANGUAGES CXX CUDA)\nfind_package(CUDAToolkit REQUIRED)\n"
+            "add_executable(p main.cu)\n"
+            "target_link_libraries(p CUDA::cudart CUDA::cublas)\n"
+            "set_target_properties(p PROPERTIES CUDA_ARCHITECTURES 80)\n",
+            "cmake/gpu.cmake": "enable_language(CUDA)\n",
+            "main.cu": SAXPY,
+        },
+    )
     out = tmp_path / "out"
     proc = hipport(".", "-o", out, cwd=root, stats=True)
     assert proc.returncode == 0, err(proc)
@@ -427,9 +511,15 @@ def test_cmake_files_translated_and_findings_reported(hipport: Hipport,
 
 # --- exit codes, failures, the summary ------------------------------------------------------
 
+
 def test_fail_on(hipport: Hipport, proj: Path) -> None:
-    make_tree(proj, {"src/warp.cu": "__global__ void k(float *v) { v[0] = "
-                                    "__shfl_down_sync(0xffffffff, v[0], 1); }\n"})
+    make_tree(
+        proj,
+        {
+            "src/warp.cu": "__global__ void k(float *v) { v[0] = "
+            "__shfl_down_sync(0xffffffff, v[0], 1); }\n"
+        },
+    )
     proc = hipport(".", "--diff", "--no-cache", cwd=proj, stats=True)
     assert proc.stats["findings_per_code"], "the example should have a finding"
     assert hipport(".", "-o", proj.parent / "o1", cwd=proj).returncode == 0
@@ -438,12 +528,10 @@ def test_fail_on(hipport: Hipport, proj: Path) -> None:
     assert (proj.parent / "o2/src/main.cu").exists()  # still written
     make_tree(proj, {".hipport.toml": 'fail-on = "note"\n'})
     assert hipport(".", "-o", proj.parent / "o3", cwd=proj).returncode == 1
-    assert hipport(".", "-o", proj.parent / "o4", "--fail-on", "never",
-                   cwd=proj).returncode == 0
+    assert hipport(".", "-o", proj.parent / "o4", "--fail-on", "never", cwd=proj).returncode == 0
 
 
-def test_unreadable_file_is_reported_and_the_run_goes_on(hipport: Hipport,
-                                                         proj: Path) -> None:
+def test_unreadable_file_is_reported_and_the_run_goes_on(hipport: Hipport, proj: Path) -> None:
     (proj / "src/gone.cu").symlink_to("nowhere.cu")
     out = proj.parent / "out"
     proc = hipport(".", "-o", out, cwd=proj, stats=True)
@@ -492,14 +580,20 @@ def test_help_imports_nothing_heavy(hipport: Hipport) -> None:
         "                     'hipport.engine') if m in sys.modules]\n"
         "print('HEAVY', heavy)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", script], env=hipport.env, capture_output=True,
-                          text=True, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", script], env=hipport.env, capture_output=True, text=True, check=True
+    )
     assert "HEAVY []" in proc.stdout, proc.stdout
 
 
 def test_config_severity_applies_to_fail_on(hipport: Hipport, proj: Path) -> None:
-    make_tree(proj, {"src/warp.cu": "__global__ void k(float *v) { v[0] = "
-                                    "__shfl_down_sync(0xffffffff, v[0], 1); }\n"})
+    make_tree(
+        proj,
+        {
+            "src/warp.cu": "__global__ void k(float *v) { v[0] = "
+            "__shfl_down_sync(0xffffffff, v[0], 1); }\n"
+        },
+    )
     proc = hipport(".", "--diff", cwd=proj, stats=True)
     codes = list(proc.stats["findings_per_code"])
     assert codes, err(proc)
@@ -513,8 +607,9 @@ def test_config_severity_applies_to_fail_on(hipport: Hipport, proj: Path) -> Non
     assert proc.returncode == 0, err(proc)
 
 
-def test_unwritable_output_exits_1_and_names_the_file(hipport: Hipport, proj: Path,
-                                                     tmp_path: Path) -> None:
+def test_unwritable_output_exits_1_and_names_the_file(
+    hipport: Hipport, proj: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "out"
     # a directory where the translated file must go: the write fails, the rest is written
     (out / "src" / "main.cu").mkdir(parents=True)
@@ -524,8 +619,9 @@ def test_unwritable_output_exits_1_and_names_the_file(hipport: Hipport, proj: Pa
     assert (out / "src" / "plain.cpp").read_bytes() == PLAIN
 
 
-def test_output_under_a_regular_file_is_a_usage_error(hipport: Hipport, proj: Path,
-                                                     tmp_path: Path) -> None:
+def test_output_under_a_regular_file_is_a_usage_error(
+    hipport: Hipport, proj: Path, tmp_path: Path
+) -> None:
     blocker = tmp_path / "afile"
     blocker.write_text("x")
     proc = hipport(proj, "-o", blocker / "out", cwd=tmp_path)

@@ -39,11 +39,28 @@ FAMILIES: dict[str, tuple[str, str | None, str | None]] = {
 }
 
 COLUMNS = [
-    "cuda", "kind", "family", "section",
-    "cuda_added", "cuda_deprecated", "cuda_changed", "cuda_removed",
-    "hip", "hip_added", "hip_deprecated", "hip_changed", "hip_removed", "hip_experimental",
-    "roc", "roc_library", "roc_added", "roc_deprecated", "roc_changed", "roc_removed",
-    "roc_experimental", "unsupported",
+    "cuda",
+    "kind",
+    "family",
+    "section",
+    "cuda_added",
+    "cuda_deprecated",
+    "cuda_changed",
+    "cuda_removed",
+    "hip",
+    "hip_added",
+    "hip_deprecated",
+    "hip_changed",
+    "hip_removed",
+    "hip_experimental",
+    "roc",
+    "roc_library",
+    "roc_added",
+    "roc_deprecated",
+    "roc_changed",
+    "roc_removed",
+    "roc_experimental",
+    "unsupported",
 ]
 
 _SECTION_RE = re.compile(r"^##\s+\*\*(?:\d+\.\s*)?(.*?)\*\*\s*$")
@@ -105,22 +122,34 @@ def _row(cells, header, family, section, alt_col, alt_lib, source) -> dict:
     # header: CUDA A D C R HIP A D C R E [ALT A D C R E]
     row = dict.fromkeys(COLUMNS, "")
     row.update(
-        cuda=values[0], family=family, section=section,
-        cuda_added=values[1], cuda_deprecated=values[2], cuda_changed=values[3],
+        cuda=values[0],
+        family=family,
+        section=section,
+        cuda_added=values[1],
+        cuda_deprecated=values[2],
+        cuda_changed=values[3],
         cuda_removed=values[4],
     )
     if header[5] == "HIP":
         row.update(
-            hip=values[5], hip_added=values[6], hip_deprecated=values[7], hip_changed=values[8],
-            hip_removed=values[9], hip_experimental=values[10],
+            hip=values[5],
+            hip_added=values[6],
+            hip_deprecated=values[7],
+            hip_changed=values[8],
+            hip_removed=values[9],
+            hip_experimental=values[10],
         )
         alt = values[11:] if len(values) > 11 else None
     else:
         alt = values[5:]
     if alt_col and alt:
         row.update(
-            roc=alt[0], roc_library=alt_lib if alt[0] else "", roc_added=alt[1],
-            roc_deprecated=alt[2], roc_changed=alt[3], roc_removed=alt[4],
+            roc=alt[0],
+            roc_library=alt_lib if alt[0] else "",
+            roc_added=alt[1],
+            roc_deprecated=alt[2],
+            roc_changed=alt[3],
+            roc_removed=alt[4],
             roc_experimental=alt[5],
         )
     row["kind"] = infer_kind(row["cuda"], section)
@@ -130,8 +159,14 @@ def _row(cells, header, family, section, alt_col, alt_lib, source) -> dict:
 
 def write_tsv(path: Path, columns: list[str], rows: list[dict]) -> None:
     with path.open("w", encoding="utf-8", newline="") as fh:
-        writer = csv.DictWriter(fh, columns, delimiter="\t", lineterminator="\n",
-                                quoting=csv.QUOTE_NONE, escapechar="\\")
+        writer = csv.DictWriter(
+            fh,
+            columns,
+            delimiter="\t",
+            lineterminator="\n",
+            quoting=csv.QUOTE_NONE,
+            escapechar="\\",
+        )
         writer.writeheader()
         for row in rows:
             writer.writerow({c: row.get(c, "") for c in columns})
@@ -156,8 +191,16 @@ def build_hipext(data: Path) -> list[dict]:
     return out
 
 
-HIPEXT_COLUMNS = ["name", "kind", "rocm_added", "rocm_last_seen", "signature", "stands_in_for",
-                  "cuda_apis", "note"]
+HIPEXT_COLUMNS = [
+    "name",
+    "kind",
+    "rocm_added",
+    "rocm_last_seen",
+    "signature",
+    "stands_in_for",
+    "cuda_apis",
+    "note",
+]
 
 
 def build(data: Path, out: Path) -> dict[str, int]:
@@ -177,7 +220,9 @@ def build(data: Path, out: Path) -> dict[str, int]:
     (out / "NOTICE").write_text(
         "The tables in this directory are derived from the API support tables of AMD's\n"
         "HIPIFY project (docs/tables, snapshot of October 2024), used under this license:\n\n"
-        + notice, encoding="utf-8")
+        + notice,
+        encoding="utf-8",
+    )
     (out / "counts.json").write_text(json.dumps(counts, indent=2) + "\n", encoding="utf-8")
     return counts
 

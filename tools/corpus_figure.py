@@ -96,8 +96,9 @@ def check_corpus(rocm: str = "5.2", jobs: int = 0) -> tuple[list[FileVerdict], d
     with tempfile.TemporaryDirectory(prefix="hipport-corpus-") as tmp:
         out = Path(tmp)
         config = Config(root=CORPUS)
-        summary = run_paths([CORPUS], config, RunOptions(target=target, use_cache=False,
-                                                         with_other=True, jobs=jobs))
+        summary = run_paths(
+            [CORPUS], config, RunOptions(target=target, use_cache=False, with_other=True, jobs=jobs)
+        )
         write_outputs(summary, "outdir", out)
         by_rel = {f.relpath: f for f in summary.files if f.result is not None}
         libs_of = manifest()
@@ -116,11 +117,20 @@ def check_corpus(rocm: str = "5.2", jobs: int = 0) -> tuple[list[FileVerdict], d
                 outcome = by_rel[rel]
                 again = translate_source(outcome.result.output, rel, target)
                 stable = not again.edits
-                verdicts.append(FileVerdict(rel, libs, "text", None, reported,
-                                            consistent=stable,
-                                            note="" if stable else "second translation edits"))
-        results = compile_many(compiler, [p for _, p in to_compile], "gfx90a", INCLUDE_DIRS[:1],
-                               hip_version(), jobs)
+                verdicts.append(
+                    FileVerdict(
+                        rel,
+                        libs,
+                        "text",
+                        None,
+                        reported,
+                        consistent=stable,
+                        note="" if stable else "second translation edits",
+                    )
+                )
+        results = compile_many(
+            compiler, [p for _, p in to_compile], "gfx90a", INCLUDE_DIRS[:1], hip_version(), jobs
+        )
         by_file = {rel: r for (rel, _), r in zip(to_compile, results, strict=True)}
         for v in verdicts:
             r = by_file.get(v.file)
@@ -158,17 +168,22 @@ def main() -> int:
     verdicts, figure = check_corpus(args.rocm)
     for v in verdicts:
         state = {True: "compiles", False: "FAILS", None: "text only"}[v.compiles]
-        print(f"{v.file:40} {state:10} {', '.join(v.reported_errors) or '-'}"
-              + (f"\n{'':40} first error: {v.first_error}" if v.compiles is False else "")
-              + (f"\n{'':40} NOTE: {v.note}" if v.note else ""))
-    print(f"\nROCm {figure['rocm']}: {figure['files_translated']} files translated; "
-          f"{figure['compiled']} compiled with the HIP compiler, {figure['compile_ok']} compile; "
-          f"{figure['reported_needing_work']} honestly reported as needing work; "
-          f"{figure['checked_as_text']} checked as text (HIP library not in Debian); "
-          f"{figure['disagreements']} disagreements ({figure['seconds']} s)")
+        print(
+            f"{v.file:40} {state:10} {', '.join(v.reported_errors) or '-'}"
+            + (f"\n{'':40} first error: {v.first_error}" if v.compiles is False else "")
+            + (f"\n{'':40} NOTE: {v.note}" if v.note else "")
+        )
+    print(
+        f"\nROCm {figure['rocm']}: {figure['files_translated']} files translated; "
+        f"{figure['compiled']} compiled with the HIP compiler, {figure['compile_ok']} compile; "
+        f"{figure['reported_needing_work']} honestly reported as needing work; "
+        f"{figure['checked_as_text']} checked as text (HIP library not in Debian); "
+        f"{figure['disagreements']} disagreements ({figure['seconds']} s)"
+    )
     if args.json:
-        args.json.write_text(json.dumps({"figure": figure,
-                                         "files": [asdict(v) for v in verdicts]}, indent=2))
+        args.json.write_text(
+            json.dumps({"figure": figure, "files": [asdict(v) for v in verdicts]}, indent=2)
+        )
     return 1 if figure["disagreements"] else 0
 
 

@@ -85,8 +85,10 @@ def _baseline_path(option: Path | None, no_baseline: bool, config) -> Path | Non
         return None
     if option is not None:
         if not option.is_file():
-            raise click.UsageError(f"baseline {option} does not exist (write it with "
-                                   f"`hipport baseline PATH... --baseline {option}`)")
+            raise click.UsageError(
+                f"baseline {option} does not exist (write it with "
+                f"`hipport baseline PATH... --baseline {option}`)"
+            )
         return option
     configured = config.get("baseline")
     if configured:
@@ -98,28 +100,67 @@ def _baseline_path(option: Path | None, no_baseline: bool, config) -> Path | Non
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="text",
-              show_default=True, help="Output format.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the report to FILE instead of standard output.")
-@click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
-              help="Exit 1 when reported findings reach this severity (default: error).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(list(FORMATS)),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the report to FILE instead of standard output.",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(FAIL_ON),
+    default=None,
+    help="Exit 1 when reported findings reach this severity (default: error).",
+)
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings fail the gate.")
-@click.option("--statistics", is_flag=True,
-              help="Add per-family and per-API statistics (text and markdown).")
-@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Baseline file (default: .hipport-baseline.json in the current directory, "
-                   "then the project root).")
+@click.option(
+    "--statistics", is_flag=True, help="Add per-family and per-API statistics (text and markdown)."
+)
+@click.option(
+    "--baseline",
+    "baseline_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Baseline file (default: .hipport-baseline.json in the current directory, "
+    "then the project root).",
+)
 @click.option("--no-baseline", is_flag=True, help="Ignore any baseline.")
-@click.option("--select", multiple=True, callback=_codes, metavar="CODES",
-              help="Only report these rule codes, code prefixes or names (comma-separated).")
-@click.option("--ignore", multiple=True, callback=_codes, metavar="CODES",
-              help="Do not report these rule codes, code prefixes or names.")
+@click.option(
+    "--select",
+    multiple=True,
+    callback=_codes,
+    metavar="CODES",
+    help="Only report these rule codes, code prefixes or names (comma-separated).",
+)
+@click.option(
+    "--ignore",
+    multiple=True,
+    callback=_codes,
+    metavar="CODES",
+    help="Do not report these rule codes, code prefixes or names.",
+)
 @common_options
 @guarded
-def check(paths: tuple[Path, ...], fmt: str, output: Path | None, fail_on: str | None,
-          exit_zero: bool, statistics: bool, baseline_file: Path | None, no_baseline: bool,
-          select: tuple[str, ...], ignore: tuple[str, ...], **values: Any) -> None:
+def check(
+    paths: tuple[Path, ...],
+    fmt: str,
+    output: Path | None,
+    fail_on: str | None,
+    exit_zero: bool,
+    statistics: bool,
+    baseline_file: Path | None,
+    no_baseline: bool,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    **values: Any,
+) -> None:
     """Report what cannot be ported to HIP for the target ROCm; exit 1 when findings reach
     --fail-on. Nothing is written except the report."""
     from hipport.baseline import Baseline
@@ -134,8 +175,13 @@ def check(paths: tuple[Path, ...], fmt: str, output: Path | None, fail_on: str |
     baseline_at = _baseline_path(baseline_file, no_baseline, config)
     baseline = Baseline.load(baseline_at) if baseline_at else None
     summary = _run(paths, config, values)
-    report = build_report(summary, summary.target, root=str(config.root),
-                          selection=_selection(config, select, ignore), baseline=baseline)
+    report = build_report(
+        summary,
+        summary.target,
+        root=str(config.root),
+        selection=_selection(config, select, ignore),
+        baseline=baseline,
+    )
     to_terminal = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     options = RenderOptions(fail_on=fail_on, statistics=statistics, color=to_terminal)
     try:
@@ -152,9 +198,12 @@ def check(paths: tuple[Path, ...], fmt: str, output: Path | None, fail_on: str |
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Where to write it (default: .hipport-baseline.json in the current "
-                   "directory).")
+@click.option(
+    "--baseline",
+    "baseline_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to write it (default: .hipport-baseline.json in the current directory).",
+)
 @common_options
 @guarded
 def baseline(paths: tuple[Path, ...], baseline_file: Path | None, **values: Any) -> None:
@@ -166,20 +215,25 @@ def baseline(paths: tuple[Path, ...], baseline_file: Path | None, **values: Any)
     config = _load_config(paths)
     load_rules()
     summary = _run(paths, config, values)
-    report = build_report(summary, summary.target, root=str(config.root),
-                          selection=_selection(config, (), ()))
+    report = build_report(
+        summary, summary.target, root=str(config.root), selection=_selection(config, (), ())
+    )
     target = baseline_file or Path.cwd() / BASELINE_NAME
     recorded = Baseline.from_findings(report.findings)
     recorded.write(target)
-    click.echo(f"hipport: wrote {target} ({len(report.findings)} findings in "
-               f"{len(recorded.counts)} entries)", err=True)
+    click.echo(
+        f"hipport: wrote {target} ({len(report.findings)} findings in "
+        f"{len(recorded.counts)} entries)",
+        err=True,
+    )
 
 
 @click.command()
 @click.argument("code", required=False)
 @click.option("--all", "show_all", is_flag=True, help="List every rule.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 @guarded
 def rule(code: str | None, show_all: bool, fmt: str) -> None:
     """Explain a rule (by code, e.g. HIP001, or name, e.g. unsupported-api): what it finds,
@@ -216,8 +270,10 @@ def explain(info) -> str:  # noqa: ANN001
     def block(text: str) -> str:
         return "\n".join(indent + line for line in text.splitlines())
 
-    return (f"{info.code} {info.name} (default severity: {info.severity.value})\n\n"
-            f"What it finds\n{block(info.summary)}\n\n"
-            f"Why it matters\n{block(info.why)}\n\n"
-            f"Example\n{block(info.example)}\n\n"
-            f"How to fix it\n{block(info.fix)}\n")
+    return (
+        f"{info.code} {info.name} (default severity: {info.severity.value})\n\n"
+        f"What it finds\n{block(info.summary)}\n\n"
+        f"Why it matters\n{block(info.why)}\n\n"
+        f"Example\n{block(info.example)}\n\n"
+        f"How to fix it\n{block(info.fix)}\n"
+    )

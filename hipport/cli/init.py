@@ -57,11 +57,18 @@ repos:
 
 
 @click.command()
-@click.argument("directory", required=False, default=".",
-                type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--rocm", metavar="VERSION", callback=_version,
-              help="The ROCm release to write as the target (default: the newest in the "
-                   "tables).")
+@click.argument(
+    "directory",
+    required=False,
+    default=".",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+)
+@click.option(
+    "--rocm",
+    metavar="VERSION",
+    callback=_version,
+    help="The ROCm release to write as the target (default: the newest in the tables).",
+)
 @click.option("--dry-run", is_flag=True, help="Print what would be written; write nothing.")
 def init(directory: Path, rocm, dry_run: bool) -> None:
     """Write a starter [tool.hipport] configuration in DIRECTORY (default: here).
@@ -79,8 +86,11 @@ def init(directory: Path, rocm, dry_run: bool) -> None:
     if plan.text is None:
         click.echo(f"hipport: {plan.path} already configures hipport; left as it is")
     elif dry_run:
-        click.echo(f"hipport: would append to {plan.path}:" if plan.path.exists()
-                   else f"hipport: would create {plan.path}:")
+        click.echo(
+            f"hipport: would append to {plan.path}:"
+            if plan.path.exists()
+            else f"hipport: would create {plan.path}:"
+        )
         click.echo(plan.text.decode("utf-8"), nl=False)
     else:
         existed = plan.path.exists()
@@ -120,8 +130,10 @@ def plan_init(directory: Path, rocm: str) -> Plan:
     try:
         after = tomllib.loads((before + text).decode("utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{pyproject}: cannot add [tool.hipport] to this file ({exc}); "
-                          f"add it by hand or use .hipport.toml") from None
+        raise ConfigError(
+            f"{pyproject}: cannot add [tool.hipport] to this file ({exc}); "
+            f"add it by hand or use .hipport.toml"
+        ) from None
     _validate(after["tool"]["hipport"], pyproject)
     return Plan(pyproject, text, before)
 

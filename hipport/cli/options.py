@@ -20,24 +20,49 @@ def _version(ctx: click.Context, param: click.Parameter, value: str | None) -> V
 
 
 TARGET_OPTIONS = [
-    click.option("--rocm", "rocm", metavar="VERSION", callback=_version,
-                 help="ROCm/HIP release to target (default: the newest in the tables)."),
-    click.option("--cuda", "cuda", metavar="VERSION", callback=_version,
-                 help="CUDA release the code is written for (flags APIs deprecated or removed "
-                      "by then)."),
-    click.option("--experimental/--no-experimental", default=None,
-                 help="Apply mappings HIPIFY marks experimental."),
-    click.option("--roc/--no-roc", default=None,
-                 help="Map library calls to ROCm libraries (rocBLAS, rocSPARSE, ...) instead "
-                      "of the hip* wrappers."),
-    click.option("--amd-ext/--no-amd-ext", "amd_ext", default=None,
-                 help="Offer AMD hipExt* alternatives for every API one can stand in for "
-                      "(applied only where one is a drop-in replacement)."),
-    click.option("--launch-syntax", type=click.Choice(["cuda", "hip"]), default=None,
-                 help="Keep <<<...>>> launches (cuda, default) or rewrite them to "
-                      "hipLaunchKernelGGL (hip)."),
-    click.option("--translate-strings/--no-translate-strings", default=None,
-                 help="Also rename whole-word API names inside string literals."),
+    click.option(
+        "--rocm",
+        "rocm",
+        metavar="VERSION",
+        callback=_version,
+        help="ROCm/HIP release to target (default: the newest in the tables).",
+    ),
+    click.option(
+        "--cuda",
+        "cuda",
+        metavar="VERSION",
+        callback=_version,
+        help="CUDA release the code is written for (flags APIs deprecated or removed by then).",
+    ),
+    click.option(
+        "--experimental/--no-experimental",
+        default=None,
+        help="Apply mappings HIPIFY marks experimental.",
+    ),
+    click.option(
+        "--roc/--no-roc",
+        default=None,
+        help="Map library calls to ROCm libraries (rocBLAS, rocSPARSE, ...) instead "
+        "of the hip* wrappers.",
+    ),
+    click.option(
+        "--amd-ext/--no-amd-ext",
+        "amd_ext",
+        default=None,
+        help="Offer AMD hipExt* alternatives for every API one can stand in for "
+        "(applied only where one is a drop-in replacement).",
+    ),
+    click.option(
+        "--launch-syntax",
+        type=click.Choice(["cuda", "hip"]),
+        default=None,
+        help="Keep <<<...>>> launches (cuda, default) or rewrite them to hipLaunchKernelGGL (hip).",
+    ),
+    click.option(
+        "--translate-strings/--no-translate-strings",
+        default=None,
+        help="Also rename whole-word API names inside string literals.",
+    ),
 ]
 
 

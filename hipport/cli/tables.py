@@ -33,8 +33,14 @@ def _console():
 @tables.command()
 @click.argument("name")
 @target_options
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Output format.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
 def show(name: str, fmt: str, **target_values: Any) -> None:
     """Show one entry, looked up by its CUDA name, its HIP name or a hipExt name, with every
     version column and what it resolves to for the target."""
@@ -45,8 +51,10 @@ def show(name: str, fmt: str, **target_values: Any) -> None:
     rows = tbl.find(name)
     ext = tbl.hipext.get(name)
     if not rows and ext is None:
-        click.echo(f"hipport: {name!r} is not in the tables (try: hipport tables search "
-                   f"{name[:6]})", err=True)
+        click.echo(
+            f"hipport: {name!r} is not in the tables (try: hipport tables search {name[:6]})",
+            err=True,
+        )
         sys.exit(1)
     entries = []
     for row in rows:
@@ -75,17 +83,25 @@ def show(name: str, fmt: str, **target_values: Any) -> None:
 
 def _ext_dict(ext) -> dict[str, Any]:
     return {
-        "name": ext.name, "kind": ext.kind, "rocm_added": str(ext.rocm_added),
-        "rocm_last_seen": str(ext.rocm_last_seen), "signature": ext.signature,
-        "stands_in_for": ext.stands_in_for, "cuda_apis": list(ext.cuda_apis), "note": ext.note,
+        "name": ext.name,
+        "kind": ext.kind,
+        "rocm_added": str(ext.rocm_added),
+        "rocm_last_seen": str(ext.rocm_last_seen),
+        "signature": ext.signature,
+        "stands_in_for": ext.stands_in_for,
+        "cuda_apis": list(ext.cuda_apis),
+        "note": ext.note,
     }
 
 
 def _print_entry(console, entry: dict[str, Any], title: str | None = None) -> None:
     from rich.table import Table
 
-    table = Table(title=title or f"{entry['cuda']} ({entry['family']})", show_header=False,
-                  title_justify="left")
+    table = Table(
+        title=title or f"{entry['cuda']} ({entry['family']})",
+        show_header=False,
+        title_justify="left",
+    )
     table.add_column("field", style="bold")
     table.add_column("value")
     for key, value in entry.items():
@@ -107,8 +123,14 @@ def _text(value: Any) -> str:
 
 @tables.command()
 @target_options
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv", "markdown"]),
-              default="text", show_default=True, help="Output format.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "csv", "markdown"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
 def coverage(fmt: str, **target_values: Any) -> None:
     """Per family: total entries and how many are mapped, unsupported, experimental or need a
     newer ROCm than --rocm."""
@@ -147,13 +169,31 @@ def coverage(fmt: str, **target_values: Any) -> None:
 
 
 @tables.command()
-@click.option("--from", "older", required=True, metavar="VERSION", callback=_version,
-              help="The older ROCm release.")
-@click.option("--to", "newer", required=True, metavar="VERSION", callback=_version,
-              help="The newer ROCm release.")
+@click.option(
+    "--from",
+    "older",
+    required=True,
+    metavar="VERSION",
+    callback=_version,
+    help="The older ROCm release.",
+)
+@click.option(
+    "--to",
+    "newer",
+    required=True,
+    metavar="VERSION",
+    callback=_version,
+    help="The newer ROCm release.",
+)
 @click.option("--family", "families", multiple=True, help="Only these families (repeatable).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Output format.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
 @target_options
 def diff(older, newer, families: tuple[str, ...], fmt: str, **target_values: Any) -> None:
     """What changed between two ROCm releases: entries that became available, removed, ..."""
@@ -163,28 +203,44 @@ def diff(older, newer, families: tuple[str, ...], fmt: str, **target_values: Any
         raise click.BadParameter("--from must not be newer than --to", param_hint="--from")
     tbl = _load()
     target = target_from(target_values)
-    changes = [c for c in compute(tbl, older, newer, target)
-               if not families or c.mapping.family in families]
-    records = [{
-        "cuda": c.mapping.cuda, "family": c.mapping.family,
-        "hip": (c.mapping.roc if target.roc and c.mapping.roc else c.mapping.hip),
-        "hip_added": str(c.mapping.hip_added) if c.mapping.hip_added else None,
-        "before": c.before.value, "after": c.after.value,
-    } for c in changes]
+    changes = [
+        c
+        for c in compute(tbl, older, newer, target)
+        if not families or c.mapping.family in families
+    ]
+    records = [
+        {
+            "cuda": c.mapping.cuda,
+            "family": c.mapping.family,
+            "hip": (c.mapping.roc if target.roc and c.mapping.roc else c.mapping.hip),
+            "hip_added": str(c.mapping.hip_added) if c.mapping.hip_added else None,
+            "before": c.before.value,
+            "after": c.after.value,
+        }
+        for c in changes
+    ]
     if fmt == "json":
         click.echo(json.dumps(records, indent=2))
         return
     console = _console()
     console.print(f"{len(records)} entries change status from ROCm {older} to ROCm {newer}")
     for r in records:
-        console.print(f"{r['family']:8} {r['cuda']} -> {r['hip'] or '-'}  "
-                      f"({r['before']} -> {r['after']}, HIP added {r['hip_added'] or '-'})")
+        console.print(
+            f"{r['family']:8} {r['cuda']} -> {r['hip'] or '-'}  "
+            f"({r['before']} -> {r['after']}, HIP added {r['hip_added'] or '-'})"
+        )
 
 
 @tables.command()
 @click.argument("pattern")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Output format.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
 @click.option("--limit", type=int, default=200, show_default=True, help="At most this many.")
 def search(pattern: str, fmt: str, limit: int) -> None:
     """Find entries whose CUDA, HIP or ROC name matches PATTERN: a case-insensitive substring,
@@ -192,17 +248,28 @@ def search(pattern: str, fmt: str, limit: int) -> None:
     from hipport.tables.queries import search as compute
 
     rows, exts = compute(_load(), pattern)
-    records = [{"cuda": r.cuda, "family": r.family, "kind": r.kind, "hip": r.hip,
-                "hip_added": str(r.hip_added) if r.hip_added else None, "roc": r.roc}
-               for r in rows[:limit]]
+    records = [
+        {
+            "cuda": r.cuda,
+            "family": r.family,
+            "kind": r.kind,
+            "hip": r.hip,
+            "hip_added": str(r.hip_added) if r.hip_added else None,
+            "roc": r.roc,
+        }
+        for r in rows[:limit]
+    ]
     ext_records = [_ext_dict(e) for e in exts]
     if fmt == "json":
-        click.echo(json.dumps({"entries": records, "hipext": ext_records,
-                               "total": len(rows)}, indent=2))
+        click.echo(
+            json.dumps({"entries": records, "hipext": ext_records, "total": len(rows)}, indent=2)
+        )
         return
     for r in records:
-        click.echo(f"{r['family']:8} {r['cuda']:45} {r['hip'] or '(unsupported)':45} "
-                   f"{r['hip_added'] or ''}")
+        click.echo(
+            f"{r['family']:8} {r['cuda']:45} {r['hip'] or '(unsupported)':45} "
+            f"{r['hip_added'] or ''}"
+        )
     for e in ext_records:
         click.echo(f"{'hipext':8} {e['name']:45} {'(AMD extension)':45} {e['rocm_added']}")
     if len(rows) > limit:

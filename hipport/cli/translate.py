@@ -52,8 +52,8 @@ def run_options(values: dict[str, Any], config) -> Any:
         semantic=semantic,
         cuda_path=pick("cuda-path"),
         compile_commands=Path(compile_commands) if compile_commands else None,
-        rename_suffix=dict(config.get("rename-suffix", {})) | dict(values.get("rename_suffix")
-                                                                    or {}),
+        rename_suffix=dict(config.get("rename-suffix", {}))
+        | dict(values.get("rename_suffix") or {}),
         max_file_size=int(pick("max-file-size", 16 * 1024 * 1024)),
     )
 
@@ -61,27 +61,58 @@ def run_options(values: dict[str, Any], config) -> Any:
 def common_options(func):
     """Options translate and check share: file selection, semantic mode, speed."""
     options = [
-        click.option("--include", multiple=True, metavar="GLOB",
-                     help="Only translate sources matching GLOB (repeatable)."),
-        click.option("--exclude", multiple=True, metavar="GLOB",
-                     help="Skip paths matching GLOB (repeatable), on top of .gitignore."),
-        click.option("--extensions", metavar="LIST",
-                     help="Comma-separated source suffixes (default: .cu,.cuh,.hip,.cpp,.cc,"
-                          ".cxx,.c,.h,.hpp,.hh,.inl,.inc)."),
-        click.option("--semantic/--no-semantic", default=None,
-                     help="Confirm launches and user declarations with a full libclang parse "
-                          "(needs a CUDA toolkit; slower)."),
-        click.option("--cuda-path", type=click.Path(file_okay=False), default=None,
-                     help="CUDA toolkit for --semantic (implies it)."),
-        click.option("-p", "compile_commands", type=click.Path(exists=True), default=None,
-                     metavar="DIR",
-                     help="Directory with compile_commands.json: include paths and macros for "
-                          "semantic mode (implies it)."),
-        click.option("-j", "--jobs", type=click.IntRange(0), default=None,
-                     help="Worker processes (default: all cores)."),
+        click.option(
+            "--include",
+            multiple=True,
+            metavar="GLOB",
+            help="Only translate sources matching GLOB (repeatable).",
+        ),
+        click.option(
+            "--exclude",
+            multiple=True,
+            metavar="GLOB",
+            help="Skip paths matching GLOB (repeatable), on top of .gitignore.",
+        ),
+        click.option(
+            "--extensions",
+            metavar="LIST",
+            help="Comma-separated source suffixes (default: .cu,.cuh,.hip,.cpp,.cc,"
+            ".cxx,.c,.h,.hpp,.hh,.inl,.inc).",
+        ),
+        click.option(
+            "--semantic/--no-semantic",
+            default=None,
+            help="Confirm launches and user declarations with a full libclang parse "
+            "(needs a CUDA toolkit; slower).",
+        ),
+        click.option(
+            "--cuda-path",
+            type=click.Path(file_okay=False),
+            default=None,
+            help="CUDA toolkit for --semantic (implies it).",
+        ),
+        click.option(
+            "-p",
+            "compile_commands",
+            type=click.Path(exists=True),
+            default=None,
+            metavar="DIR",
+            help="Directory with compile_commands.json: include paths and macros for "
+            "semantic mode (implies it).",
+        ),
+        click.option(
+            "-j",
+            "--jobs",
+            type=click.IntRange(0),
+            default=None,
+            help="Worker processes (default: all cores).",
+        ),
         click.option("--no-cache", is_flag=True, help="Do not read or write the result cache."),
-        click.option("--progress/--no-progress", default=None,
-                     help="Progress bar (default: on a terminal, outside CI)."),
+        click.option(
+            "--progress/--no-progress",
+            default=None,
+            help="Progress bar (default: on a terminal, outside CI).",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -90,28 +121,60 @@ def common_options(func):
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("-o", "--output", "outdir", type=click.Path(file_okay=False, path_type=Path),
-              help="Write the translated tree here, mirroring the input (unchanged files are "
-                   "copied as they are).")
+@click.option(
+    "-o",
+    "--output",
+    "outdir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write the translated tree here, mirroring the input (unchanged files are "
+    "copied as they are).",
+)
 @click.option("--in-place", is_flag=True, help="Rewrite files in place (atomically).")
-@click.option("--diff", "show_diff", is_flag=True,
-              help="Print a unified diff; exit 1 if anything would change.")
+@click.option(
+    "--diff",
+    "show_diff",
+    is_flag=True,
+    help="Print a unified diff; exit 1 if anything would change.",
+)
 @click.option("--stdout", "to_stdout", is_flag=True, help="Print translated sources.")
 @click.option("--backup", is_flag=True, help="With --in-place, keep originals as FILE.orig.")
-@click.option("--rename-suffix", multiple=True, callback=_suffix_pair, metavar="OLD=NEW",
-              help="Rename files by suffix (e.g. .cu=.hip, .cuh=.hpp); #includes of renamed "
-                   "files follow.")
+@click.option(
+    "--rename-suffix",
+    multiple=True,
+    callback=_suffix_pair,
+    metavar="OLD=NEW",
+    help="Rename files by suffix (e.g. .cu=.hip, .cuh=.hpp); #includes of renamed files follow.",
+)
 @click.option("--hip-suffix", is_flag=True, help="Shorthand for --rename-suffix .cu=.hip.")
-@click.option("--fail-on", type=click.Choice(FAIL_LEVELS), default=None,
-              help="Exit 1 when findings reach this severity (default: never).")
+@click.option(
+    "--fail-on",
+    type=click.Choice(FAIL_LEVELS),
+    default=None,
+    help="Exit 1 when findings reach this severity (default: never).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No summary.")
-@click.option("--stats-json", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              metavar="FILE", help="Also write the summary as JSON to FILE ('-': stdout).")
+@click.option(
+    "--stats-json",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Also write the summary as JSON to FILE ('-': stdout).",
+)
 @common_options
-def translate(paths: tuple[Path, ...], outdir: Path | None, in_place: bool, show_diff: bool,
-              to_stdout: bool, backup: bool, hip_suffix: bool, fail_on: str | None,
-              quiet: bool, stats_json: Path | None, progress: bool | None,
-              **values: Any) -> None:
+def translate(
+    paths: tuple[Path, ...],
+    outdir: Path | None,
+    in_place: bool,
+    show_diff: bool,
+    to_stdout: bool,
+    backup: bool,
+    hip_suffix: bool,
+    fail_on: str | None,
+    quiet: bool,
+    stats_json: Path | None,
+    progress: bool | None,
+    **values: Any,
+) -> None:
     """Rewrite CUDA sources under PATHS to HIP.
 
     Choose one output: -o DIR (a mirrored tree), --in-place, --diff or --stdout. Sources
@@ -122,11 +185,21 @@ def translate(paths: tuple[Path, ...], outdir: Path | None, in_place: bool, show
     """
     from hipport.config import ConfigError, load_config
 
-    modes = [m for m, on in (("-o", outdir), ("--in-place", in_place), ("--diff", show_diff),
-                             ("--stdout", to_stdout)) if on]
+    modes = [
+        m
+        for m, on in (
+            ("-o", outdir),
+            ("--in-place", in_place),
+            ("--diff", show_diff),
+            ("--stdout", to_stdout),
+        )
+        if on
+    ]
     if len(modes) != 1:
-        raise click.UsageError("choose exactly one of -o DIR, --in-place, --diff, --stdout"
-                               + (f" (got {', '.join(modes)})" if modes else ""))
+        raise click.UsageError(
+            "choose exactly one of -o DIR, --in-place, --diff, --stdout"
+            + (f" (got {', '.join(modes)})" if modes else "")
+        )
     if backup and not in_place:
         raise click.UsageError("--backup goes with --in-place")
     if hip_suffix:
@@ -146,11 +219,24 @@ def translate(paths: tuple[Path, ...], outdir: Path | None, in_place: bool, show
     # writing a tree needs outputs and summary counts, not every cached result's findings
     opts.need_results = not (outdir is not None or in_place) or fail_on != "never"
     try:
-        code = _translate(paths, config, opts, outdir, in_place, backup, show_diff, to_stdout,
-                          quiet, stats_json, fail_on, progress)
+        code = _translate(
+            paths,
+            config,
+            opts,
+            outdir,
+            in_place,
+            backup,
+            show_diff,
+            to_stdout,
+            quiet,
+            stats_json,
+            fail_on,
+            progress,
+        )
     except KeyboardInterrupt:
-        click.echo("hipport: interrupted; every file is either as it was or fully written",
-                   err=True)
+        click.echo(
+            "hipport: interrupted; every file is either as it was or fully written", err=True
+        )
         sys.exit(130)
     except BrokenPipeError:  # `| head`: the reader has gone; nothing left to tell it
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -159,8 +245,11 @@ def translate(paths: tuple[Path, ...], outdir: Path | None, in_place: bool, show
     except Exception as exc:  # noqa: BLE001 - exit 2 with a message, not a traceback
         if os.environ.get("HIPPORT_DEBUG"):
             raise
-        click.echo(f"hipport: internal error: {type(exc).__name__}: {exc} "
-                   "(set HIPPORT_DEBUG=1 for the traceback)", err=True)
+        click.echo(
+            f"hipport: internal error: {type(exc).__name__}: {exc} "
+            "(set HIPPORT_DEBUG=1 for the traceback)",
+            err=True,
+        )
         sys.exit(2)
     sys.exit(code)
 
@@ -171,8 +260,20 @@ def _fail_level(value: str) -> str:
     return value
 
 
-def _translate(paths, config, opts, outdir, in_place, backup, show_diff, to_stdout, quiet,
-               stats_json, fail_on, progress) -> int:  # noqa: ANN001 (click values)
+def _translate(
+    paths,
+    config,
+    opts,
+    outdir,
+    in_place,
+    backup,
+    show_diff,
+    to_stdout,
+    quiet,
+    stats_json,
+    fail_on,
+    progress,
+) -> int:  # noqa: ANN001 (click values)
     """Run, write, print; returns the exit code."""
     summary = _run(paths, config, opts, progress)
     errors = _write(summary, outdir, in_place, backup)
@@ -243,18 +344,23 @@ def _check_outdir(outdir: Path, paths: tuple[Path, ...]) -> None:
     the directory of an input file would overwrite the input; -o under a file cannot be."""
     for parent in (outdir, *outdir.parents):
         if parent.exists() and not parent.is_dir():
-            raise click.UsageError(f"cannot write the output tree to {outdir}: {parent} is a "
-                                   "file, not a directory")
+            raise click.UsageError(
+                f"cannot write the output tree to {outdir}: {parent} is a file, not a directory"
+            )
     real_out = os.path.realpath(outdir)
     for p in paths:
         real = os.path.realpath(p)
         inside = real_out == real or real_out.startswith(real.rstrip(os.sep) + os.sep)
         if inside and Path(p).is_dir():
-            raise click.UsageError(f"the output directory {outdir} is inside the input "
-                                   f"{p}; choose a directory outside it")
+            raise click.UsageError(
+                f"the output directory {outdir} is inside the input "
+                f"{p}; choose a directory outside it"
+            )
         if not Path(p).is_dir() and os.path.dirname(real) == real_out:
-            raise click.UsageError(f"the output directory {outdir} holds the input {p}; "
-                                   "use --in-place to rewrite it, or another directory")
+            raise click.UsageError(
+                f"the output directory {outdir} holds the input {p}; "
+                "use --in-place to rewrite it, or another directory"
+            )
 
 
 def _run(paths, config, opts, progress):
@@ -264,8 +370,13 @@ def _run(paths, config, opts, progress):
         return run_paths(list(paths), config, opts)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeElapsedColumn(), transient=True) as bar:
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        transient=True,
+    ) as bar:
         task = bar.add_task("translating", total=None)
 
         def update(done: int, total: int) -> None:
@@ -332,7 +443,9 @@ def print_summary(summary, err: bool = True) -> None:
         f"{stats['unchanged']} unchanged, {stats['failed']} failed, "
         f"{stats['skipped']} skipped; {stats['cached']} from the cache"
         + (f"; {stats['copied']} other files copied" if stats["copied"] else "")
-        + f" ({summary.elapsed:.2f} s)", markup=False)
+        + f" ({summary.elapsed:.2f} s)",
+        markup=False,
+    )
     for f in summary.files:
         if f.status in ("failed", "skipped") and f.error:
             console.print(f"  {f.relpath}: {f.error}", markup=False)
@@ -356,8 +469,9 @@ def print_summary(summary, err: bool = True) -> None:
     rocm, deciders = summary.min_rocm()
     if rocm is not None:
         shown = ", ".join(deciders[:5]) + (" ..." if len(deciders) > 5 else "")
-        console.print(f"minimum ROCm for the translated code: {rocm} (decided by {shown})",
-                      markup=False)
+        console.print(
+            f"minimum ROCm for the translated code: {rocm} (decided by {shown})", markup=False
+        )
     else:
         console.print("minimum ROCm for the translated code: any (no versioned HIP API used)")
 

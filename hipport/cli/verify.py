@@ -14,20 +14,45 @@ from hipport.cli.translate import common_options, run_options
 
 @click.command()
 @click.argument("path", type=click.Path(exists=True, path_type=Path), default=".")
-@click.option("--hip-compiler", metavar="CMD",
-              help="HIP compiler command (default: $HIPCC, hipcc, or clang++ with -x hip).")
-@click.option("--offload-arch", default="gfx90a", show_default=True,
-              help="AMD GPU target to compile for (syntax only: no GPU needed).")
-@click.option("--hip-version", metavar="X.Y",
-              help="HIP version to tell the compiler (default: read from hip_version.h).")
-@click.option("--translated", is_flag=True,
-              help="PATH is already HIP: compile it as it is, without translating.")
-@click.option("-I", "include_dirs", multiple=True, type=click.Path(path_type=Path),
-              help="Extra include directory (repeatable).")
+@click.option(
+    "--hip-compiler",
+    metavar="CMD",
+    help="HIP compiler command (default: $HIPCC, hipcc, or clang++ with -x hip).",
+)
+@click.option(
+    "--offload-arch",
+    default="gfx90a",
+    show_default=True,
+    help="AMD GPU target to compile for (syntax only: no GPU needed).",
+)
+@click.option(
+    "--hip-version",
+    metavar="X.Y",
+    help="HIP version to tell the compiler (default: read from hip_version.h).",
+)
+@click.option(
+    "--translated",
+    is_flag=True,
+    help="PATH is already HIP: compile it as it is, without translating.",
+)
+@click.option(
+    "-I",
+    "include_dirs",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Extra include directory (repeatable).",
+)
 @common_options
-def verify(path: Path, hip_compiler: str | None, offload_arch: str, hip_version: str | None,
-           translated: bool, include_dirs: tuple[Path, ...], progress: bool | None,
-           **values: Any) -> None:
+def verify(
+    path: Path,
+    hip_compiler: str | None,
+    offload_arch: str,
+    hip_version: str | None,
+    translated: bool,
+    include_dirs: tuple[Path, ...],
+    progress: bool | None,
+    **values: Any,
+) -> None:
     """Translate PATH (a file or a tree) into a temporary directory and compile every
     translation unit with the HIP compiler in syntax-only mode; list the files that fail,
     with the compiler's first error. Exit 1 if any file fails, 2 if no compiler is found."""
@@ -38,8 +63,9 @@ def verify(path: Path, hip_compiler: str | None, offload_arch: str, hip_version:
 
     compiler = find_compiler(hip_compiler)
     if compiler is None:
-        click.echo("hipport: error: no HIP compiler found (install hipcc or pass "
-                   "--hip-compiler)", err=True)
+        click.echo(
+            "hipport: error: no HIP compiler found (install hipcc or pass --hip-compiler)", err=True
+        )
         sys.exit(2)
     version = hip_version or detect()
     with tempfile.TemporaryDirectory(prefix="hipport-verify-") as tmp:
@@ -54,15 +80,19 @@ def verify(path: Path, hip_compiler: str | None, offload_arch: str, hip_version:
             root = Path(tmp)
             write_outputs(summary, "outdir", root)
             units = translation_units(root)
-        results = compile_many(compiler, units, offload_arch, include_dirs, version,
-                               values.get("jobs") or 0)
+        results = compile_many(
+            compiler, units, offload_arch, include_dirs, version, values.get("jobs") or 0
+        )
     failed = [r for r in results if not r.ok]
     for r in failed:
         rel = r.path.relative_to(root) if r.path.is_relative_to(root) else r.path
         first = (r.first_error or "").replace(str(root) + "/", "")
         click.echo(f"{rel}: {first}")
-    click.echo(f"hipport verify: {len(results)} translation units, "
-               f"{len(results) - len(failed)} compile, {len(failed)} fail "
-               f"({' '.join(compiler)} --offload-arch={offload_arch}"
-               f"{', HIP ' + version if version else ''})", err=True)
+    click.echo(
+        f"hipport verify: {len(results)} translation units, "
+        f"{len(results) - len(failed)} compile, {len(failed)} fail "
+        f"({' '.join(compiler)} --offload-arch={offload_arch}"
+        f"{', HIP ' + version if version else ''})",
+        err=True,
+    )
     sys.exit(1 if failed else 0)

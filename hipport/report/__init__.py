@@ -42,8 +42,9 @@ def render(report, fmt: str, options: RenderOptions | None = None) -> str:  # no
     except ModuleNotFoundError as exc:
         if exc.name != FORMATS[fmt]:
             raise
-        raise FormatUnavailable(f"the {fmt} report is not available in this hipport "
-                                f"({FORMATS[fmt]} is missing)") from None
+        raise FormatUnavailable(
+            f"the {fmt} report is not available in this hipport ({FORMATS[fmt]} is missing)"
+        ) from None
     if fmt == "html":  # the HTML report takes the report alone
         return module.render(report)
     return module.render(report, options or RenderOptions())
@@ -54,8 +55,13 @@ def load_rules() -> None:
     from hipport.rules import all_rules
 
     all_rules()
-    for name in ("hipport.cmake", "hipport.semantic", "hipport.suppressions",
-                 "hipport.report.model", "hipport.rules.hazards"):
+    for name in (
+        "hipport.cmake",
+        "hipport.semantic",
+        "hipport.suppressions",
+        "hipport.report.model",
+        "hipport.rules.hazards",
+    ):
         try:
             importlib.import_module(name)
         except ModuleNotFoundError as exc:

@@ -25,9 +25,14 @@ def escape_property(text: str) -> str:
 
 def annotation(f: Finding) -> str:
     loc = f.location
-    props = [("file", loc.path), ("line", loc.line), ("col", loc.column),
-             ("endLine", loc.end_line), ("endColumn", loc.end_column),
-             ("title", f"{f.code} {f.rule.name}" if f.code in RULES else f.code)]
+    props = [
+        ("file", loc.path),
+        ("line", loc.line),
+        ("col", loc.column),
+        ("endLine", loc.end_line),
+        ("endColumn", loc.end_column),
+        ("title", f"{f.code} {f.rule.name}" if f.code in RULES else f.code),
+    ]
     head = ",".join(f"{k}={escape_property(str(v))}" for k, v in props)
     return f"::{_COMMAND[f.severity.value]} {head}::{escape_data(f.message)}"
 
@@ -35,7 +40,11 @@ def annotation(f: Finding) -> str:
 def render(report: Report, options: RenderOptions | None = None) -> str:
     lines = [annotation(f) for f in report.findings]
     for s in report.stale:
-        lines.append(f"::notice file={escape_property(s.path)},title=stale baseline entry::"
-                     + escape_data(f"{s.code} {s.api}: baselined {s.baselined}, "
-                                   f"found {s.found}; run hipport baseline to update it"))
+        lines.append(
+            f"::notice file={escape_property(s.path)},title=stale baseline entry::"
+            + escape_data(
+                f"{s.code} {s.api}: baselined {s.baselined}, "
+                f"found {s.found}; run hipport baseline to update it"
+            )
+        )
     return "".join(line + "\n" for line in lines)

@@ -17,17 +17,27 @@ def render(report: Report, options: RenderOptions | None = None) -> str:
     for f in failing:
         by_path.setdefault(f.location.path, []).append(f)
     paths = sorted({item.path for item in report.files} | set(by_path))
-    suite = ET.Element("testsuite", name="hipport", tests=str(len(paths)),
-                       failures=str(sum(1 for p in paths if p in by_path)), errors="0",
-                       skipped="0")
+    suite = ET.Element(
+        "testsuite",
+        name="hipport",
+        tests=str(len(paths)),
+        failures=str(sum(1 for p in paths if p in by_path)),
+        errors="0",
+        skipped="0",
+    )
     for path in paths:
         case = ET.SubElement(suite, "testcase", classname="hipport", name=path, file=path)
         for f in by_path.get(path, ()):
-            failure = ET.SubElement(case, "failure", type=f.code,
-                                    message=f"{f.severity.value}: {f.message} [{f.code}]")
+            failure = ET.SubElement(
+                case, "failure", type=f.code, message=f"{f.severity.value}: {f.message} [{f.code}]"
+            )
             failure.text = finding_line(f)
-    suites = ET.Element("testsuites", name="hipport", tests=suite.get("tests", "0"),
-                        failures=suite.get("failures", "0"))
+    suites = ET.Element(
+        "testsuites",
+        name="hipport",
+        tests=suite.get("tests", "0"),
+        failures=suite.get("failures", "0"),
+    )
     suites.append(suite)
     ET.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, "unicode") + "\n"

@@ -13,44 +13,61 @@ def _cell(text: object) -> str:
 def render(report: Report, options: RenderOptions | None = None) -> str:
     options = options or RenderOptions()
     t, r, c = report.totals, report.rocm, report.counts()
-    out = ["# hipport porting report", "", "| | |", "|---|---|",
-           f"| Files | {t.files} ({t.files_changed} to change, {t.files_failed} failed) |",
-           f"| CUDA API uses | {t.counts.uses} ({t.counts.mapped} mapped, "
-           f"{t.conversion_percent}%) |",
-           f"| Minimum ROCm | {r.minimum or 'any'}"
-           + (f" ({_cell(', '.join(r.deciding_apis))})" if r.deciding_apis else "") + " |",
-           f"| Target ROCm | {r.target}{'' if r.satisfied else ' (too old)'} |",
-           f"| Findings | {c['error']} errors, {c['warning']} warnings, {c['note']} notes |"]
+    out = [
+        "# hipport porting report",
+        "",
+        "| | |",
+        "|---|---|",
+        f"| Files | {t.files} ({t.files_changed} to change, {t.files_failed} failed) |",
+        f"| CUDA API uses | {t.counts.uses} ({t.counts.mapped} mapped, {t.conversion_percent}%) |",
+        f"| Minimum ROCm | {r.minimum or 'any'}"
+        + (f" ({_cell(', '.join(r.deciding_apis))})" if r.deciding_apis else "")
+        + " |",
+        f"| Target ROCm | {r.target}{'' if r.satisfied else ' (too old)'} |",
+        f"| Findings | {c['error']} errors, {c['warning']} warnings, {c['note']} notes |",
+    ]
     if r.blocking_apis:
         out.append(f"| No HIP port | {_cell(', '.join(r.blocking_apis))} |")
     if report.baselined:
         out.append(f"| Baselined | {len(report.baselined)} |")
     out.append("")
-    out += ["## API uses per family", "",
-            "| Family | APIs | Uses | Mapped | Needs newer ROCm | Unsupported | Unknown |",
-            "|---|---:|---:|---:|---:|---:|---:|"]
+    out += [
+        "## API uses per family",
+        "",
+        "| Family | APIs | Uses | Mapped | Needs newer ROCm | Unsupported | Unknown |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for fam in report.families:
         k = fam.counts
-        out.append(f"| {fam.family} | {fam.apis} | {k.uses} | {k.mapped} | "
-                   f"{k.needs_newer_rocm} | {k.unsupported} | {k.unknown} |")
+        out.append(
+            f"| {fam.family} | {fam.apis} | {k.uses} | {k.mapped} | "
+            f"{k.needs_newer_rocm} | {k.unsupported} | {k.unknown} |"
+        )
     out.append("")
     if options.statistics:
-        out += ["## API uses", "", "| API | Family | Status | Uses | HIP | ROCm |",
-                "|---|---|---|---:|---|---|"]
+        out += [
+            "## API uses",
+            "",
+            "| API | Family | Status | Uses | HIP | ROCm |",
+            "|---|---|---|---:|---|---|",
+        ]
         for a in report.apis:
-            out.append(f"| `{a.api}` | {a.family or ''} | {a.status} | {a.uses} | "
-                       f"{_cell(a.hip or '')} | {a.min_rocm or ''} |")
+            out.append(
+                f"| `{a.api}` | {a.family or ''} | {a.status} | {a.uses} | "
+                f"{_cell(a.hip or '')} | {a.min_rocm or ''} |"
+            )
         out.append("")
     out += ["## Findings", ""]
     if not report.findings:
         out.append("No findings.")
     for f in report.findings:
         loc = f.location
-        out.append(f"- **{f.severity.value}** `{loc.path}:{loc.line}:{loc.column}` "
-                   f"{_cell(f.message)} [`{f.code}`]")
+        out.append(
+            f"- **{f.severity.value}** `{loc.path}:{loc.line}:{loc.column}` "
+            f"{_cell(f.message)} [`{f.code}`]"
+        )
     if report.stale:
         out += ["", "## Stale baseline entries", ""]
         for s in report.stale:
-            out.append(f"- `{s.path}` {s.code} `{s.api}`: baselined {s.baselined}, "
-                       f"found {s.found}")
+            out.append(f"- `{s.path}` {s.code} `{s.api}`: baselined {s.baselined}, found {s.found}")
     return "\n".join(out) + "\n"

@@ -36,8 +36,14 @@ SCHEMA_VERSION = 1
 FAIL_LEVELS = ("error", "warning", "note", "never")
 
 # The use statuses, in report order. "hip" (a name that already is HIP) is not a CUDA use.
-USE_STATUSES = ("mapped", "needs_newer_rocm", "unsupported", "unknown", "experimental",
-                "removed_hip")
+USE_STATUSES = (
+    "mapped",
+    "needs_newer_rocm",
+    "unsupported",
+    "unknown",
+    "experimental",
+    "removed_hip",
+)
 _DECIDING = (Status.MAPPED, Status.NEEDS_NEWER_ROCM)
 
 
@@ -68,8 +74,11 @@ class UseCounts:
         return self.uses - self.mapped
 
     def to_dict(self) -> dict[str, int]:
-        return {"uses": self.uses, **{s: getattr(self, s) for s in USE_STATUSES},
-                "unconverted": self.unconverted}
+        return {
+            "uses": self.uses,
+            **{s: getattr(self, s) for s in USE_STATUSES},
+            "unconverted": self.unconverted,
+        }
 
 
 @dataclass
@@ -151,8 +160,12 @@ class CoveragePoint:
         return round(self.counts.mapped / self.counts.uses, 4) if self.counts.uses else 1.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rocm": self.rocm, **self.counts.to_dict(), "share": self.share,
-                "unblocks": self.unblocks}
+        return {
+            "rocm": self.rocm,
+            **self.counts.to_dict(),
+            "share": self.share,
+            "unblocks": self.unblocks,
+        }
 
 
 @dataclass
@@ -186,11 +199,20 @@ class WorkItem:
                 self.notes += 1
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "kind": self.kind, "status": self.status,
-                "files": self.files, "lines": self.lines, **self.counts.to_dict(),
-                "errors": self.errors, "warnings": self.warnings, "notes": self.notes,
-                "baselined": self.baselined, "work_left": self.work_left,
-                "error": self.error}
+        return {
+            "path": self.path,
+            "kind": self.kind,
+            "status": self.status,
+            "files": self.files,
+            "lines": self.lines,
+            **self.counts.to_dict(),
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "notes": self.notes,
+            "baselined": self.baselined,
+            "work_left": self.work_left,
+            "error": self.error,
+        }
 
 
 @dataclass
@@ -239,9 +261,13 @@ class Report:
             "tool": {"name": "hipport", "version": __version__},
             "target": target_dict(self.target),
             "root": self.root,
-            "summary": {**self.counts(), "findings": len(self.findings),
-                        "baselined": len(self.baselined), "suppressed": len(self.suppressed),
-                        "stale_baseline_entries": len(self.stale)},
+            "summary": {
+                **self.counts(),
+                "findings": len(self.findings),
+                "baselined": len(self.baselined),
+                "suppressed": len(self.suppressed),
+                "stale_baseline_entries": len(self.stale),
+            },
             "totals": self.totals.to_dict(),
             "rocm": self.rocm.to_dict(),
             "families": [f.to_dict() for f in self.families],
@@ -261,10 +287,14 @@ class Report:
 
 
 def target_dict(target: Target) -> dict[str, Any]:
-    return {"rocm": str(target.rocm) if target.rocm else None,
-            "cuda": str(target.cuda) if target.cuda else None,
-            "experimental": target.experimental, "roc": target.roc,
-            "amd_ext": target.amd_ext, "launch_syntax": target.launch_syntax}
+    return {
+        "rocm": str(target.rocm) if target.rocm else None,
+        "cuda": str(target.cuda) if target.cuda else None,
+        "experimental": target.experimental,
+        "roc": target.roc,
+        "amd_ext": target.amd_ext,
+        "launch_syntax": target.launch_syntax,
+    }
 
 
 def finding_dict(finding: Finding) -> dict[str, Any]:
@@ -274,9 +304,15 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
 
 
 def rule_dict(info: RuleInfo) -> dict[str, str]:
-    return {"code": info.code, "name": info.name, "severity": info.severity.value,
-            "summary": info.summary, "why": info.why, "example": info.example,
-            "fix": info.fix}
+    return {
+        "code": info.code,
+        "name": info.name,
+        "severity": info.severity.value,
+        "summary": info.summary,
+        "why": info.why,
+        "example": info.example,
+        "fix": info.fix,
+    }
 
 
 # ---------------------------------------------------------------------------------------
@@ -362,9 +398,16 @@ def _matches(code: str, name: str | None, patterns: tuple[str, ...]) -> bool:
 # Building
 
 
-def build_report(source: Any, target: Target | None = None, *, root: str = ".",
-                 selection: Selection | None = None, baseline: Baseline | None = None,
-                 suppressions: bool = True, tables: Tables | None = None) -> Report:
+def build_report(
+    source: Any,
+    target: Target | None = None,
+    *,
+    root: str = ".",
+    selection: Selection | None = None,
+    baseline: Baseline | None = None,
+    suppressions: bool = True,
+    tables: Tables | None = None,
+) -> Report:
     """The report for a run. `source`: a RunSummary or TranslationResults."""
     target = target or getattr(source, "target", None) or Target()
     root = str(getattr(source, "root", None) or root)
@@ -386,8 +429,9 @@ def build_report(source: Any, target: Target | None = None, *, root: str = ".",
         active.extend(kept)
         silenced.extend(gone)
         _add_totals(totals, item, result)
-        work = items[item.relpath] = WorkItem(item.relpath, "file", item.status,
-                                              error=item.error or getattr(result, "error", None))
+        work = items[item.relpath] = WorkItem(
+            item.relpath, "file", item.status, error=item.error or getattr(result, "error", None)
+        )
         if result is not None:
             work.lines = _line_count(result.source)
             for use in result.uses:
@@ -406,12 +450,21 @@ def build_report(source: Any, target: Target | None = None, *, root: str = ".",
     families, apis = _statistics(uses, reported + accepted)
     files = _work_items(items, reported, accepted)
     return Report(
-        target=target, root=root, findings=reported, baselined=accepted,
-        suppressed=silenced, stale=stale, totals=totals, families=families, apis=apis,
+        target=target,
+        root=root,
+        findings=reported,
+        baselined=accepted,
+        suppressed=silenced,
+        stale=stale,
+        totals=totals,
+        families=families,
+        apis=apis,
         rocm=minimum_rocm([u for _, u in uses], target, tables),
         coverage=coverage_across_releases([u for _, u in uses], target, tables),
-        files=files, directories=_directories(files),
-        baseline_path=str(baseline.path) if baseline is not None and baseline.path else None)
+        files=files,
+        directories=_directories(files),
+        baseline_path=str(baseline.path) if baseline is not None and baseline.path else None,
+    )
 
 
 class UseRecord(NamedTuple):
@@ -442,20 +495,28 @@ def _order(f: Finding) -> tuple:
     return (loc.path, loc.line, loc.column, f.code)
 
 
-def _file_findings(item: FileInput, selection: Selection, use_suppressions: bool,
-                   result: Any = None) -> tuple[list[Finding], list[Finding]]:
+def _file_findings(
+    item: FileInput, selection: Selection, use_suppressions: bool, result: Any = None
+) -> tuple[list[Finding], list[Finding]]:
     """(kept, silenced) findings of one file, with locations on the relpath, severities as
     configured and fingerprints set."""
     result = result if result is not None else item.result
     raw: list[Finding] = []
     if result is not None:
-        raw = [replace(f, location=replace(f.location, path=item.relpath), extra=dict(f.extra))
-               for f in result.findings]
+        raw = [
+            replace(f, location=replace(f.location, path=item.relpath), extra=dict(f.extra))
+            for f in result.findings
+        ]
     error = item.error or (result.error if result is not None else None)
     if item.status == "failed":
-        raw.append(Finding(FILE_ERROR.code, FILE_ERROR.severity,
-                           f"could not process the file: {error or 'unknown error'}",
-                           Location(item.relpath, 1, 1, 1, 1)))
+        raw.append(
+            Finding(
+                FILE_ERROR.code,
+                FILE_ERROR.severity,
+                f"could not process the file: {error or 'unknown error'}",
+                Location(item.relpath, 1, 1, 1, 1),
+            )
+        )
     source = result.source if result is not None else b""
     silenced: list[Finding] = []
     if use_suppressions and source:
@@ -481,8 +542,9 @@ def _fingerprint(findings: list[Finding], source: bytes) -> None:
     for f in sorted(findings, key=_order):
         line = f.location.line
         text = lines[line - 1].strip() if 0 < line <= len(lines) else b""
-        base = "\0".join((f.code, f.api or "", f.location.path,
-                          text.decode("utf-8", "surrogateescape")))
+        base = "\0".join(
+            (f.code, f.api or "", f.location.path, text.decode("utf-8", "surrogateescape"))
+        )
         seen[base] += 1
         digest = hashlib.sha256(f"{base}\0{seen[base]}".encode("utf-8", "surrogateescape"))
         f.extra["fingerprint"] = digest.hexdigest()[:32]
@@ -522,8 +584,9 @@ def _lines_touched(source: bytes, edits: list) -> int:
     return len(lines)
 
 
-def _statistics(uses: list[tuple[str, Any]],
-                findings: list[Finding]) -> tuple[list[FamilyStat], list[ApiStat]]:
+def _statistics(
+    uses: list[tuple[str, Any]], findings: list[Finding]
+) -> tuple[list[FamilyStat], list[ApiStat]]:
     by_api: dict[tuple[str, str | None], ApiStat] = {}
     files_of: dict[tuple[str, str | None], set[str]] = defaultdict(set)
     for relpath, use in uses:
@@ -533,14 +596,18 @@ def _statistics(uses: list[tuple[str, Any]],
         key = (use.api, use.family)
         stat = by_api.get(key)
         if stat is None:
-            stat = by_api[key] = ApiStat(use.api, use.family, status,
-                                         min_rocm=str(use.min_rocm) if use.min_rocm else None)
+            stat = by_api[key] = ApiStat(
+                use.api, use.family, status, min_rocm=str(use.min_rocm) if use.min_rocm else None
+            )
         stat.uses += 1
         stat.hip = stat.hip or use.new_name
         files_of[key].add(relpath)
         if status != "mapped":
-            line, column = ((use.line, use.column) if isinstance(use, UseRecord)
-                            else (use.location.line, use.location.column))
+            line, column = (
+                (use.line, use.column)
+                if isinstance(use, UseRecord)
+                else (use.location.line, use.location.column)
+            )
             stat.locations.append(f"{relpath}:{line}:{column}")
     by_name = {api: stat for (api, _), stat in by_api.items()}
     for f in findings:
@@ -570,14 +637,20 @@ def minimum_rocm(uses: Iterable[Any], target: Target, tables: Tables) -> RocmReq
     uses = list(uses)
     versioned = [u for u in uses if u.status in _DECIDING and u.min_rocm is not None]
     aimed = target.rocm or tables.newest_rocm
-    blocking = sorted({u.api for u in uses
-                       if u.status in (Status.UNSUPPORTED, Status.UNKNOWN, Status.REMOVED_HIP)})
+    blocking = sorted(
+        {
+            u.api
+            for u in uses
+            if u.status in (Status.UNSUPPORTED, Status.UNKNOWN, Status.REMOVED_HIP)
+        }
+    )
     if not versioned:
         return RocmRequirement(None, [], str(aimed), target.rocm is not None, True, blocking)
     minimum: Version = max(u.min_rocm for u in versioned)
     deciding = sorted({u.api for u in versioned if u.min_rocm == minimum})
-    return RocmRequirement(str(minimum), deciding, str(aimed), target.rocm is not None,
-                           aimed >= minimum, blocking)
+    return RocmRequirement(
+        str(minimum), deciding, str(aimed), target.rocm is not None, aimed >= minimum, blocking
+    )
 
 
 def known_releases(tables: Tables, target: Target | None = None) -> list[Version]:
@@ -585,15 +658,20 @@ def known_releases(tables: Tables, target: Target | None = None) -> list[Version
     versions: set[Version] = set()
     roc = bool(target and target.roc)
     for row in tables.rows:
-        for v in (row.hip_added, row.hip_removed, row.hip_deprecated,
-                  *((row.roc_added, row.roc_removed) if roc else ())):
+        for v in (
+            row.hip_added,
+            row.hip_removed,
+            row.hip_deprecated,
+            *((row.roc_added, row.roc_removed) if roc else ()),
+        ):
             if v is not None:
                 versions.add(v)
     return sorted(versions)
 
 
-def coverage_across_releases(uses: Iterable[Any], target: Target,
-                             tables: Tables) -> list[CoveragePoint]:
+def coverage_across_releases(
+    uses: Iterable[Any], target: Target, tables: Tables
+) -> list[CoveragePoint]:
     """For each known ROCm release, how this code's API uses would resolve if targeted."""
     counts = Counter(u.api for u in uses if u.status.value in USE_STATUSES)
     if not counts:
@@ -614,8 +692,9 @@ def coverage_across_releases(uses: Iterable[Any], target: Target,
     return out
 
 
-def _work_items(items: dict[str, WorkItem], reported: list[Finding],
-                accepted: list[Finding]) -> list[WorkItem]:
+def _work_items(
+    items: dict[str, WorkItem], reported: list[Finding], accepted: list[Finding]
+) -> list[WorkItem]:
     """Count the findings into the per-file items (a finding may name a file of its own)."""
     for f in reported + accepted:
         item = items.get(f.location.path)

@@ -18,11 +18,15 @@ _LEVEL = {"error": "error", "warning": "warning", "note": "note"}
 
 
 def rule_descriptor(info: RuleInfo) -> dict[str, Any]:
-    markdown = (f"**{info.code} {info.name}**: {info.summary}\n\n"
-                f"**Why it matters.** {info.why}\n\n"
-                f"**Example**\n\n```cuda\n{info.example}\n```\n\n**Fix.** {info.fix}")
-    text = (f"{info.summary}\n\nWhy it matters: {info.why}\n\nExample:\n{info.example}\n\n"
-            f"Fix: {info.fix}")
+    markdown = (
+        f"**{info.code} {info.name}**: {info.summary}\n\n"
+        f"**Why it matters.** {info.why}\n\n"
+        f"**Example**\n\n```cuda\n{info.example}\n```\n\n**Fix.** {info.fix}"
+    )
+    text = (
+        f"{info.summary}\n\nWhy it matters: {info.why}\n\nExample:\n{info.example}\n\n"
+        f"Fix: {info.fix}"
+    )
     return {
         "id": info.code,
         "name": _pascal(info.name),
@@ -41,21 +45,38 @@ def _pascal(name: str) -> str:
 
 def _result(f: Finding, index: dict[str, int]) -> dict[str, Any]:
     loc = f.location
-    region = {"startLine": loc.line, "startColumn": loc.column,
-              "endLine": max(loc.end_line, loc.line),
-              "endColumn": loc.end_column if loc.end_line > loc.line
-              else max(loc.end_column, loc.column + 1)}
+    region = {
+        "startLine": loc.line,
+        "startColumn": loc.column,
+        "endLine": max(loc.end_line, loc.line),
+        "endColumn": loc.end_column
+        if loc.end_line > loc.line
+        else max(loc.end_column, loc.column + 1),
+    }
     result: dict[str, Any] = {
         "ruleId": f.code,
         "level": _LEVEL[f.severity.value],
         "message": {"text": f.message + (f" (hint: {f.hint})" if f.hint else "")},
-        "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": _uri(loc.path), "uriBaseId": "%SRCROOT%"},
-            "region": region}}],
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": _uri(loc.path), "uriBaseId": "%SRCROOT%"},
+                    "region": region,
+                }
+            }
+        ],
         "partialFingerprints": {"hipport/v1": f.extra.get("fingerprint", "")},
-        "properties": {k: v for k, v in (("api", f.api), ("family", f.family), ("hip", f.hip),
-                                         ("minRocm", f.min_rocm),
-                                         ("alternative", f.alternative)) if v},
+        "properties": {
+            k: v
+            for k, v in (
+                ("api", f.api),
+                ("family", f.family),
+                ("hip", f.hip),
+                ("minRocm", f.min_rocm),
+                ("alternative", f.alternative),
+            )
+            if v
+        },
     }
     if f.code in index:
         result["ruleIndex"] = index[f.code]
@@ -75,9 +96,15 @@ def to_sarif(report: Report) -> dict[str, Any]:
     root = Path(report.root)
     root_uri = root.resolve().as_uri() + "/" if root.is_absolute() or root.exists() else None
     run: dict[str, Any] = {
-        "tool": {"driver": {"name": "hipport", "version": __version__,
-                            "semanticVersion": __version__, "informationUri": INFO_URI,
-                            "rules": rules}},
+        "tool": {
+            "driver": {
+                "name": "hipport",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "informationUri": INFO_URI,
+                "rules": rules,
+            }
+        },
         "results": [_result(f, index) for f in report.findings],
         "properties": {"minimumRocm": report.rocm.minimum, "targetRocm": report.rocm.target},
     }

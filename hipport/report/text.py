@@ -23,9 +23,15 @@ def finding_line(f: Finding) -> str:
 def render(report: Report, options: RenderOptions | None = None) -> str:
     options = options or RenderOptions()
     buffer = io.StringIO()
-    console = Console(file=buffer, force_terminal=options.color, no_color=not options.color,
-                      color_system="standard" if options.color else None, width=options.width,
-                      highlight=False, soft_wrap=True)
+    console = Console(
+        file=buffer,
+        force_terminal=options.color,
+        no_color=not options.color,
+        color_system="standard" if options.color else None,
+        width=options.width,
+        highlight=False,
+        soft_wrap=True,
+    )
     for f in report.findings:
         line = finding_line(f)
         if options.color:
@@ -35,8 +41,11 @@ def render(report: Report, options: RenderOptions | None = None) -> str:
         if f.hint or f.hip:
             console.print(f"    hint: {_hint(f)}", markup=False, style="dim")
     for s in report.stale:
-        console.print(f"{s.path}: stale baseline entry: {s.code} {s.api or '(no API)'} "
-                      f"baselined {s.baselined}, found {s.found}", markup=False)
+        console.print(
+            f"{s.path}: stale baseline entry: {s.code} {s.api or '(no API)'} "
+            f"baselined {s.baselined}, found {s.found}",
+            markup=False,
+        )
     if report.findings or report.stale:
         console.print()
     console.print(_summary(report), markup=False, soft_wrap=False)
@@ -61,8 +70,11 @@ def _summary(report: Report) -> Table:
     table.add_column("value")
     table.add_row("files", f"{t.files} ({t.files_changed} to change, {t.files_failed} failed)")
     table.add_row("lines", f"{t.lines} ({t.lines_changed} to change)")
-    table.add_row("CUDA API uses", f"{t.counts.uses}: {t.counts.mapped} mapped "
-                  f"({t.conversion_percent}%), {t.counts.unconverted} not")
+    table.add_row(
+        "CUDA API uses",
+        f"{t.counts.uses}: {t.counts.mapped} mapped "
+        f"({t.conversion_percent}%), {t.counts.unconverted} not",
+    )
     minimum = r.minimum or "any"
     deciding = f" (decided by {', '.join(r.deciding_apis[:5])})" if r.deciding_apis else ""
     table.add_row("minimum ROCm", f"{minimum}{deciding}")
@@ -71,22 +83,40 @@ def _summary(report: Report) -> Table:
         more = f" and {len(r.blocking_apis) - 5} more" if len(r.blocking_apis) > 5 else ""
         table.add_row("no HIP port", ", ".join(r.blocking_apis[:5]) + more)
     c = report.counts()
-    table.add_row("findings", f"{c['error']} errors, {c['warning']} warnings, {c['note']} notes"
-                  + (f"; {len(report.baselined)} baselined" if report.baselined else "")
-                  + (f"; {len(report.suppressed)} suppressed" if report.suppressed else ""))
+    table.add_row(
+        "findings",
+        f"{c['error']} errors, {c['warning']} warnings, {c['note']} notes"
+        + (f"; {len(report.baselined)} baselined" if report.baselined else "")
+        + (f"; {len(report.suppressed)} suppressed" if report.suppressed else ""),
+    )
     return table
 
 
 def _families(report: Report) -> Table:
     table = Table(title="API uses per family")
-    for name in ("family", "APIs", "uses", "mapped", "newer ROCm", "unsupported", "unknown",
-                 "other"):
+    for name in (
+        "family",
+        "APIs",
+        "uses",
+        "mapped",
+        "newer ROCm",
+        "unsupported",
+        "unknown",
+        "other",
+    ):
         table.add_column(name, justify="left" if name == "family" else "right")
     for fam in report.families:
         c = fam.counts
-        table.add_row(fam.family, str(fam.apis), str(c.uses), str(c.mapped),
-                      str(c.needs_newer_rocm), str(c.unsupported), str(c.unknown),
-                      str(c.experimental + c.removed_hip))
+        table.add_row(
+            fam.family,
+            str(fam.apis),
+            str(c.uses),
+            str(c.mapped),
+            str(c.needs_newer_rocm),
+            str(c.unsupported),
+            str(c.unknown),
+            str(c.experimental + c.removed_hip),
+        )
     return table
 
 
@@ -95,8 +125,15 @@ def _apis(report: Report) -> Table:
     for name in ("API", "family", "status", "uses", "files", "HIP", "ROCm"):
         table.add_column(name, justify="right" if name in ("uses", "files") else "left")
     for api in report.apis:
-        table.add_row(api.api, api.family or "", api.status, str(api.uses), str(api.files),
-                      api.hip or "", api.min_rocm or "")
+        table.add_row(
+            api.api,
+            api.family or "",
+            api.status,
+            str(api.uses),
+            str(api.files),
+            api.hip or "",
+            api.min_rocm or "",
+        )
     return table
 
 

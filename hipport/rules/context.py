@@ -91,8 +91,9 @@ class Context:
         """Record one occurrence of a CUDA identifier for statistics."""
         from hipport.engine import Use  # engine imports the rules; import late
 
-        self.uses.append(Use(tok.text, res.family, res.status, self.token_location(tok),
-                             new_name, res.min_rocm))
+        self.uses.append(
+            Use(tok.text, res.family, res.status, self.token_location(tok), new_name, res.min_rocm)
+        )
 
     def edit(self, start: int, end: int, new: bytes | str, rule: str) -> Edit:
         data = new.encode("utf-8", "surrogateescape") if isinstance(new, str) else new

@@ -27,223 +27,309 @@ from hipport.target import Version
 
 # --------------------------------------------------------------------------- rule docs
 
-INLINE_PTX = register(RuleInfo(
-    "HIP101", "inline-ptx", Severity.ERROR,
-    "Inline assembly (asm / asm volatile / __asm__) in device code: PTX does not exist on AMD.",
-    "Inline asm strings are passed to the target assembler untouched. On NVIDIA they are PTX "
-    "(mov.u32 %0, %%laneid; ld.global.cs; shfl.sync ...); hipcc compiles device code for "
-    "AMDGPU (GCN/CDNA/RDNA ISA), whose assembler rejects PTX, so the file stops building for "
-    "AMD — or, behind an #ifdef, silently takes a different path. hipify tools leave asm "
-    "untouched. An error rather than a warning, unlike the other hazards: PTX in AMD "
-    "device code does not compile. Fires on asm statements inside __device__/__global__ "
-    "functions, inside "
-    "#define bodies, or whose strings look like PTX anywhere (host-only x86 asm does not "
-    "fire).",
-    '__device__ unsigned lane_id() {\n'
-    '    unsigned lane;\n'
-    '    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));\n'
-    '    return lane;\n'
-    '}',
-    "Replace the PTX with portable code or HIP device functions: %laneid -> __lane_id(), "
-    "%clock64/%globaltimer -> clock64()/wall_clock64(), ld.global.nc -> __ldg(), "
-    "shfl/vote PTX -> __shfl*/__ballot; for AMD-only tuning use __builtin_amdgcn_* "
-    "intrinsics. Keep unavoidable PTX behind #if defined(__HIP_PLATFORM_NVIDIA__) with an "
-    "AMD branch."))
+INLINE_PTX = register(
+    RuleInfo(
+        "HIP101",
+        "inline-ptx",
+        Severity.ERROR,
+        "Inline assembly (asm / asm volatile / __asm__) in device code: PTX does not exist on AMD.",
+        "Inline asm strings are passed to the target assembler untouched. On NVIDIA they are PTX "
+        "(mov.u32 %0, %%laneid; ld.global.cs; shfl.sync ...); hipcc compiles device code for "
+        "AMDGPU (GCN/CDNA/RDNA ISA), whose assembler rejects PTX, so the file stops building for "
+        "AMD — or, behind an #ifdef, silently takes a different path. hipify tools leave asm "
+        "untouched. An error rather than a warning, unlike the other hazards: PTX in AMD "
+        "device code does not compile. Fires on asm statements inside __device__/__global__ "
+        "functions, inside "
+        "#define bodies, or whose strings look like PTX anywhere (host-only x86 asm does not "
+        "fire).",
+        "__device__ unsigned lane_id() {\n"
+        "    unsigned lane;\n"
+        '    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));\n'
+        "    return lane;\n"
+        "}",
+        "Replace the PTX with portable code or HIP device functions: %laneid -> __lane_id(), "
+        "%clock64/%globaltimer -> clock64()/wall_clock64(), ld.global.nc -> __ldg(), "
+        "shfl/vote PTX -> __shfl*/__ballot; for AMD-only tuning use __builtin_amdgcn_* "
+        "intrinsics. Keep unavoidable PTX behind #if defined(__HIP_PLATFORM_NVIDIA__) with an "
+        "AMD branch.",
+    )
+)
 
-HARDCODED_WARP_SIZE = register(RuleInfo(
-    "HIP102", "hardcoded-warp-size", Severity.WARNING,
-    "Warp size hard-coded as 32 (lane arithmetic, per-warp arrays, WARP_SIZE macros).",
-    "AMD CDNA/GCN GPUs run 64-lane wavefronts (RDNA can run 32 or 64), so warpSize is 64 "
-    "there. Lane and warp indices computed as tid % 32, tid & 31 (0x1f), tid / 32 or "
-    "tid >> 5 next to warp intrinsics split every wavefront into two halves that the "
-    "shuffles, votes and ballots do not respect; reductions return partial sums, per-lane "
-    "shared arrays sized 32 overflow for lanes 32-63, and a `#define WARP_SIZE 32` spreads "
-    "the same wrong constant through the program. Fires on: % 32, & 31, & 0x1f, / 32, "
-    ">> 5 (and their compound assignments) and __shared__ arrays with a dimension of 32 "
-    "(literal, or a warp-size macro worth 32), all inside a function body that uses a warp "
-    "intrinsic (__shfl*, __ballot*, __any*, __all*, __activemask, __syncwarp, __match_*, "
-    "__reduce_*_sync, tiled_partition); and on definitions of warp-size-named macros or "
-    "constants (WARP_SIZE, kWarpSize, THREADS_PER_WARP, ...) as 32, unless the file also "
-    "defines the same name to another value (an #if branch for AMD).",
-    "#define WARP_SIZE 32\n"
-    "__global__ void reduce(const float* in, float* out) {\n"
-    "    __shared__ float partial[32];\n"
-    "    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;\n"
-    "    float v = in[threadIdx.x];\n"
-    "    for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n"
-    "    if (lane == 0) partial[warp] = v;\n"
-    "}",
-    "Use the built-in warpSize (a run-time value in HIP; on AMD it is 64, or 32 on RDNA in "
-    "wave32 mode) for lane = threadIdx.x % warpSize and warp = threadIdx.x / warpSize; "
-    "size per-warp arrays by the maximum (e.g. 1024 / 32 covers both) or by a compile-time "
-    "constant chosen per platform (#if defined(__HIP_PLATFORM_AMD__) 64), and loop "
-    "shuffle offsets from warpSize / 2."))
+HARDCODED_WARP_SIZE = register(
+    RuleInfo(
+        "HIP102",
+        "hardcoded-warp-size",
+        Severity.WARNING,
+        "Warp size hard-coded as 32 (lane arithmetic, per-warp arrays, WARP_SIZE macros).",
+        "AMD CDNA/GCN GPUs run 64-lane wavefronts (RDNA can run 32 or 64), so warpSize is 64 "
+        "there. Lane and warp indices computed as tid % 32, tid & 31 (0x1f), tid / 32 or "
+        "tid >> 5 next to warp intrinsics split every wavefront into two halves that the "
+        "shuffles, votes and ballots do not respect; reductions return partial sums, per-lane "
+        "shared arrays sized 32 overflow for lanes 32-63, and a `#define WARP_SIZE 32` spreads "
+        "the same wrong constant through the program. Fires on: % 32, & 31, & 0x1f, / 32, "
+        ">> 5 (and their compound assignments) and __shared__ arrays with a dimension of 32 "
+        "(literal, or a warp-size macro worth 32), all inside a function body that uses a warp "
+        "intrinsic (__shfl*, __ballot*, __any*, __all*, __activemask, __syncwarp, __match_*, "
+        "__reduce_*_sync, tiled_partition); and on definitions of warp-size-named macros or "
+        "constants (WARP_SIZE, kWarpSize, THREADS_PER_WARP, ...) as 32, unless the file also "
+        "defines the same name to another value (an #if branch for AMD).",
+        "#define WARP_SIZE 32\n"
+        "__global__ void reduce(const float* in, float* out) {\n"
+        "    __shared__ float partial[32];\n"
+        "    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;\n"
+        "    float v = in[threadIdx.x];\n"
+        "    for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n"
+        "    if (lane == 0) partial[warp] = v;\n"
+        "}",
+        "Use the built-in warpSize (a run-time value in HIP; on AMD it is 64, or 32 on RDNA in "
+        "wave32 mode) for lane = threadIdx.x % warpSize and warp = threadIdx.x / warpSize; "
+        "size per-warp arrays by the maximum (e.g. 1024 / 32 covers both) or by a compile-time "
+        "constant chosen per platform (#if defined(__HIP_PLATFORM_AMD__) 64), and loop "
+        "shuffle offsets from warpSize / 2.",
+    )
+)
 
-LANE_MASK_32BIT = register(RuleInfo(
-    "HIP103", "lane-mask-32bit", Severity.WARNING,
-    "A 32-bit lane mask: 0xffffffff / ~0u / a FULL_MASK macro passed to a *_sync intrinsic, "
-    "or a ballot/activemask result kept in a 32-bit integer.",
-    "On AMD a wavefront has up to 64 lanes, so lane masks are 64-bit: HIP's __ballot, "
-    "__activemask and the *_sync intrinsics use unsigned long long. 0xffffffff (or ~0u) "
-    "names only lanes 0-31, so the upper half of the wavefront is left out of the shuffle, "
-    "vote or sync; HIP's *_sync intrinsics (ROCm 6.2+) go further and reject masks that "
-    "are not 64-bit integers at compile time. Storing __ballot_sync/__ballot/__activemask "
-    "in unsigned, unsigned int, int or uint32_t (or passing it to the 32-bit __popc, "
-    "__ffs, __clz, __brev) silently drops the votes of lanes 32-63, so counts and "
-    "leader election are wrong on AMD.",
-    "#define FULL_MASK 0xffffffff\n"
-    "__global__ void count(const int* x, int* n) {\n"
-    "    unsigned mask = __ballot_sync(FULL_MASK, x[threadIdx.x] > 0);\n"
-    "    if (threadIdx.x == 0) *n = __popc(mask);\n"
-    "}",
-    "Keep masks in unsigned long long (or auto / uint64_t) and use the 64-bit bit helpers "
-    "(__popcll, __ffsll, __clzll, __brevll); pass __activemask() (or ~0ull for a full "
-    "wavefront) as the mask instead of 0xffffffff."))
+LANE_MASK_32BIT = register(
+    RuleInfo(
+        "HIP103",
+        "lane-mask-32bit",
+        Severity.WARNING,
+        "A 32-bit lane mask: 0xffffffff / ~0u / a FULL_MASK macro passed to a *_sync intrinsic, "
+        "or a ballot/activemask result kept in a 32-bit integer.",
+        "On AMD a wavefront has up to 64 lanes, so lane masks are 64-bit: HIP's __ballot, "
+        "__activemask and the *_sync intrinsics use unsigned long long. 0xffffffff (or ~0u) "
+        "names only lanes 0-31, so the upper half of the wavefront is left out of the shuffle, "
+        "vote or sync; HIP's *_sync intrinsics (ROCm 6.2+) go further and reject masks that "
+        "are not 64-bit integers at compile time. Storing __ballot_sync/__ballot/__activemask "
+        "in unsigned, unsigned int, int or uint32_t (or passing it to the 32-bit __popc, "
+        "__ffs, __clz, __brev) silently drops the votes of lanes 32-63, so counts and "
+        "leader election are wrong on AMD.",
+        "#define FULL_MASK 0xffffffff\n"
+        "__global__ void count(const int* x, int* n) {\n"
+        "    unsigned mask = __ballot_sync(FULL_MASK, x[threadIdx.x] > 0);\n"
+        "    if (threadIdx.x == 0) *n = __popc(mask);\n"
+        "}",
+        "Keep masks in unsigned long long (or auto / uint64_t) and use the 64-bit bit helpers "
+        "(__popcll, __ffsll, __clzll, __brevll); pass __activemask() (or ~0ull for a full "
+        "wavefront) as the mask instead of 0xffffffff.",
+    )
+)
 
-WMMA = register(RuleInfo(
-    "HIP104", "wmma", Severity.WARNING,
-    "NVIDIA tensor-core WMMA (nvcuda::wmma, <mma.h>).",
-    "nvcuda::wmma is NVIDIA's warp-level matrix API for tensor cores; HIP has no "
-    "nvcuda::wmma and no <mma.h>, and hipify leaves it alone. AMD's counterpart, rocWMMA "
-    "(rocwmma::fragment, load_matrix_sync, mma_sync, ...), is a separate library with its "
-    "own header, supported fragment shapes and data types that differ per GPU (MFMA on "
-    "CDNA, WMMA on RDNA3), and fragments spread over a 64-lane wavefront, so code that "
-    "indexes fragment elements per lane or assumes 32 threads per fragment must be "
-    "revisited.",
-    "#include <mma.h>\n"
-    "using namespace nvcuda;\n"
-    "__global__ void gemm(const half* a, const half* b, float* c) {\n"
-    "    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;\n"
-    "    wmma::load_matrix_sync(fa, a, 16);\n"
-    "}",
-    "Port to rocWMMA (#include <rocwmma/rocwmma.hpp>, namespace rocwmma) after checking the "
-    "shapes and types the target GPU supports, or call a GEMM library (hipBLAS/rocBLAS, "
-    "hipBLASLt); keep the CUDA path behind #if defined(__HIP_PLATFORM_NVIDIA__)."))
+WMMA = register(
+    RuleInfo(
+        "HIP104",
+        "wmma",
+        Severity.WARNING,
+        "NVIDIA tensor-core WMMA (nvcuda::wmma, <mma.h>).",
+        "nvcuda::wmma is NVIDIA's warp-level matrix API for tensor cores; HIP has no "
+        "nvcuda::wmma and no <mma.h>, and hipify leaves it alone. AMD's counterpart, rocWMMA "
+        "(rocwmma::fragment, load_matrix_sync, mma_sync, ...), is a separate library with its "
+        "own header, supported fragment shapes and data types that differ per GPU (MFMA on "
+        "CDNA, WMMA on RDNA3), and fragments spread over a 64-lane wavefront, so code that "
+        "indexes fragment elements per lane or assumes 32 threads per fragment must be "
+        "revisited.",
+        "#include <mma.h>\n"
+        "using namespace nvcuda;\n"
+        "__global__ void gemm(const half* a, const half* b, float* c) {\n"
+        "    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;\n"
+        "    wmma::load_matrix_sync(fa, a, 16);\n"
+        "}",
+        "Port to rocWMMA (#include <rocwmma/rocwmma.hpp>, namespace rocwmma) after checking the "
+        "shapes and types the target GPU supports, or call a GEMM library (hipBLAS/rocBLAS, "
+        "hipBLASLt); keep the CUDA path behind #if defined(__HIP_PLATFORM_NVIDIA__).",
+    )
+)
 
-TEXTURE_REFERENCE = register(RuleInfo(
-    "HIP105", "texture-reference", Severity.WARNING,
-    "Legacy texture/surface references (texture<T, dim, mode>, surface<...>, "
-    "cudaBindTexture*, fetches through a reference).",
-    "Texture and surface references are the pre-Kepler binding model: a file-scope "
-    "texture<> or surface<> object bound at run time with cudaBindTexture*/"
-    "cudaBindSurfaceToArray. CUDA deprecated them in 11 and removed them in CUDA 12, and "
-    "HIP only carries them as deprecated API (hipBindTexture and friends, with partial "
-    "support on AMD, slated for removal), so code using them builds with neither current "
-    "toolkit or depends on API about to go. Texture objects (cudaTextureObject_t with "
-    "cudaCreateTextureObject, tex1Dfetch<T>(obj, i)) are supported by both and do not "
-    "fire.",
-    "texture<float, 1, cudaReadModeElementType> tex;\n"
-    "__global__ void k(float* out) { out[threadIdx.x] = tex1Dfetch(tex, threadIdx.x); }\n"
-    "// host: cudaBindTexture(nullptr, tex, d_in, n * sizeof(float));",
-    "Switch to texture objects: describe the memory with cudaResourceDesc/cudaTextureDesc, "
-    "create a cudaTextureObject_t with cudaCreateTextureObject, pass it to the kernel and "
-    "fetch with tex1Dfetch<T>(obj, i) / tex2D<T>(obj, x, y); surfaces likewise with "
-    "cudaSurfaceObject_t. hipify maps texture objects one to one."))
+TEXTURE_REFERENCE = register(
+    RuleInfo(
+        "HIP105",
+        "texture-reference",
+        Severity.WARNING,
+        "Legacy texture/surface references (texture<T, dim, mode>, surface<...>, "
+        "cudaBindTexture*, fetches through a reference).",
+        "Texture and surface references are the pre-Kepler binding model: a file-scope "
+        "texture<> or surface<> object bound at run time with cudaBindTexture*/"
+        "cudaBindSurfaceToArray. CUDA deprecated them in 11 and removed them in CUDA 12, and "
+        "HIP only carries them as deprecated API (hipBindTexture and friends, with partial "
+        "support on AMD, slated for removal), so code using them builds with neither current "
+        "toolkit or depends on API about to go. Texture objects (cudaTextureObject_t with "
+        "cudaCreateTextureObject, tex1Dfetch<T>(obj, i)) are supported by both and do not "
+        "fire.",
+        "texture<float, 1, cudaReadModeElementType> tex;\n"
+        "__global__ void k(float* out) { out[threadIdx.x] = tex1Dfetch(tex, threadIdx.x); }\n"
+        "// host: cudaBindTexture(nullptr, tex, d_in, n * sizeof(float));",
+        "Switch to texture objects: describe the memory with cudaResourceDesc/cudaTextureDesc, "
+        "create a cudaTextureObject_t with cudaCreateTextureObject, pass it to the kernel and "
+        "fetch with tex1Dfetch<T>(obj, i) / tex2D<T>(obj, x, y); surfaces likewise with "
+        "cudaSurfaceObject_t. hipify maps texture objects one to one.",
+    )
+)
 
-LAUNCH_BOUNDS_MIN_BLOCKS = register(RuleInfo(
-    "HIP106", "launch-bounds-min-blocks", Severity.WARNING,
-    "__launch_bounds__ with a second (min blocks per SM) or third (max blocks per cluster) "
-    "argument.",
-    "In CUDA the second argument of __launch_bounds__ is the minimum number of resident "
-    "blocks per multiprocessor. HIP keeps the spelling but maps the second argument to "
-    "amdgpu_waves_per_eu: the minimum number of wavefronts per execution unit (SIMD), a "
-    "different unit, so the same number asks the compiler for a different register budget "
-    "(too many registers freed means spills, too few means lower occupancy than intended). "
-    "The third argument (CUDA 12 maxBlocksPerCluster, Hopper clusters) has no HIP meaning, "
-    "and HIP's __launch_bounds__ macro takes at most two arguments, so it does not build.",
-    "__global__ void __launch_bounds__(256, 4) kernel(float* x) { x[threadIdx.x] = 0.f; }",
-    "Keep only the first argument (max threads per block) for HIP, and if occupancy matters "
-    "express it in AMD's unit: wavefronts per EU = blocks per CU x waves per block / 4 "
-    "SIMDs (e.g. 256 threads = 4 waves of 64, 4 blocks per CU -> 4 waves per EU), or use "
-    "__attribute__((amdgpu_waves_per_eu(N))) behind #if defined(__HIP_PLATFORM_AMD__)."))
+LAUNCH_BOUNDS_MIN_BLOCKS = register(
+    RuleInfo(
+        "HIP106",
+        "launch-bounds-min-blocks",
+        Severity.WARNING,
+        "__launch_bounds__ with a second (min blocks per SM) or third (max blocks per cluster) "
+        "argument.",
+        "In CUDA the second argument of __launch_bounds__ is the minimum number of resident "
+        "blocks per multiprocessor. HIP keeps the spelling but maps the second argument to "
+        "amdgpu_waves_per_eu: the minimum number of wavefronts per execution unit (SIMD), a "
+        "different unit, so the same number asks the compiler for a different register budget "
+        "(too many registers freed means spills, too few means lower occupancy than intended). "
+        "The third argument (CUDA 12 maxBlocksPerCluster, Hopper clusters) has no HIP meaning, "
+        "and HIP's __launch_bounds__ macro takes at most two arguments, so it does not build.",
+        "__global__ void __launch_bounds__(256, 4) kernel(float* x) { x[threadIdx.x] = 0.f; }",
+        "Keep only the first argument (max threads per block) for HIP, and if occupancy matters "
+        "express it in AMD's unit: wavefronts per EU = blocks per CU x waves per block / 4 "
+        "SIMDs (e.g. 256 threads = 4 waves of 64, 4 blocks per CU -> 4 waves per EU), or use "
+        "__attribute__((amdgpu_waves_per_eu(N))) behind #if defined(__HIP_PLATFORM_AMD__).",
+    )
+)
 
-COOPERATIVE_GROUPS_UNSUPPORTED = register(RuleInfo(
-    "HIP107", "cooperative-groups-unsupported", Severity.WARNING,
-    "A cooperative-groups feature that HIP does not provide.",
-    "HIP's cooperative groups (hip/hip_cooperative_groups.h) cover thread_block, "
-    "grid_group, multi_grid_group, coalesced_group, thread_block_tile<N> and "
-    "tiled_partition with shfl*/sync/size/thread_rank/group_index/thread_index. Checked "
-    "against the HIP 5.2 headers, it lacks: thread block clusters (this_cluster, "
-    "cluster_group: Hopper hardware); cg::memcpy_async / cg::wait / cg::wait_prior and "
-    "<cooperative_groups/memcpy_async.h>; cg::reduce, cg::inclusive_scan, "
-    "cg::exclusive_scan with cg::plus/less/greater/bit_* and <cooperative_groups/reduce.h>, "
-    "<cooperative_groups/scan.h>; labeled_partition, binary_partition, invoke_one, "
-    "invoke_one_broadcast, block_tile_memory; the newer accessors num_threads(), "
-    "dim_threads(), meta_group_rank(), meta_group_size(), num_blocks(), block_rank(), "
-    "block_index(), dim_blocks(). thread_block_tile<N> / tiled_partition<N> must be a "
-    "power of two no larger than the wavefront size (64; CUDA allows larger tiles with "
-    "block_tile_memory), so N > 64 or a non-power-of-two does not compile. (Not a "
-    "finding: grid_group::sync needs a cooperative launch, hipLaunchCooperativeKernel, "
-    "exactly as in CUDA.)",
-    "#include <cooperative_groups.h>\n"
-    "#include <cooperative_groups/reduce.h>\n"
-    "namespace cg = cooperative_groups;\n"
-    "__global__ void sum(const int* x, int* out) {\n"
-    "    auto tile = cg::tiled_partition<32>(cg::this_thread_block());\n"
-    "    int s = cg::reduce(tile, x[threadIdx.x], cg::plus<int>());\n"
-    "    if (tile.thread_rank() == 0) atomicAdd(out, s);\n"
-    "}",
-    "Write the missing pieces by hand on what HIP has: reductions and scans with "
-    "tile.shfl_down / shfl_xor loops (or hipCUB's WarpReduce/BlockReduce), asynchronous "
-    "copies as ordinary loads to shared memory plus __syncthreads(), size() and "
-    "thread_rank() instead of num_threads()/block_rank(); keep tiles at or below 64 "
-    "threads; clusters have no AMD equivalent."))
+COOPERATIVE_GROUPS_UNSUPPORTED = register(
+    RuleInfo(
+        "HIP107",
+        "cooperative-groups-unsupported",
+        Severity.WARNING,
+        "A cooperative-groups feature that HIP does not provide.",
+        "HIP's cooperative groups (hip/hip_cooperative_groups.h) cover thread_block, "
+        "grid_group, multi_grid_group, coalesced_group, thread_block_tile<N> and "
+        "tiled_partition with shfl*/sync/size/thread_rank/group_index/thread_index. Checked "
+        "against the HIP 5.2 headers, it lacks: thread block clusters (this_cluster, "
+        "cluster_group: Hopper hardware); cg::memcpy_async / cg::wait / cg::wait_prior and "
+        "<cooperative_groups/memcpy_async.h>; cg::reduce, cg::inclusive_scan, "
+        "cg::exclusive_scan with cg::plus/less/greater/bit_* and <cooperative_groups/reduce.h>, "
+        "<cooperative_groups/scan.h>; labeled_partition, binary_partition, invoke_one, "
+        "invoke_one_broadcast, block_tile_memory; the newer accessors num_threads(), "
+        "dim_threads(), meta_group_rank(), meta_group_size(), num_blocks(), block_rank(), "
+        "block_index(), dim_blocks(). thread_block_tile<N> / tiled_partition<N> must be a "
+        "power of two no larger than the wavefront size (64; CUDA allows larger tiles with "
+        "block_tile_memory), so N > 64 or a non-power-of-two does not compile. (Not a "
+        "finding: grid_group::sync needs a cooperative launch, hipLaunchCooperativeKernel, "
+        "exactly as in CUDA.)",
+        "#include <cooperative_groups.h>\n"
+        "#include <cooperative_groups/reduce.h>\n"
+        "namespace cg = cooperative_groups;\n"
+        "__global__ void sum(const int* x, int* out) {\n"
+        "    auto tile = cg::tiled_partition<32>(cg::this_thread_block());\n"
+        "    int s = cg::reduce(tile, x[threadIdx.x], cg::plus<int>());\n"
+        "    if (tile.thread_rank() == 0) atomicAdd(out, s);\n"
+        "}",
+        "Write the missing pieces by hand on what HIP has: reductions and scans with "
+        "tile.shfl_down / shfl_xor loops (or hipCUB's WarpReduce/BlockReduce), asynchronous "
+        "copies as ordinary loads to shared memory plus __syncthreads(), size() and "
+        "thread_rank() instead of num_threads()/block_rank(); keep tiles at or below 64 "
+        "threads; clusters have no AMD equivalent.",
+    )
+)
 
-DEVICE_PROP_FIELD = register(RuleInfo(
-    "HIP108", "device-prop-field", Severity.ERROR,
-    "A cudaDeviceProp field that hipDeviceProp_t does not have.",
-    "hipify renames cudaDeviceProp to hipDeviceProp_t and cudaGetDeviceProperties to "
-    "hipGetDeviceProperties, but the two structs are not the same: CUDA 13's cudaDeviceProp "
-    "has fields that HIP 5.2's hipDeviceProp_t (the header this list was taken from) does "
-    "not, so `prop.asyncEngineCount` stops compiling after the port. ROCm 6.0 reworked "
-    "hipDeviceProp_t and added many of them, so with a newer ROCm some of these compile, "
-    "but their values on AMD may still be zero or approximations. An error for targets "
-    "before ROCm 6.0 (the field does not exist, so the port does not compile); a warning "
-    "for ROCm 6.0 and newer, where the list (from HIP 5.2) may be stale. Fires on .field / ->field "
-    "accesses of the listed names in files that mention cudaDeviceProp or hipDeviceProp_t.",
-    "cudaDeviceProp prop;\n"
-    "cudaGetDeviceProperties(&prop, 0);\n"
-    'printf("copy engines: %d\\n", prop.asyncEngineCount);',
-    "Query the value with hipDeviceGetAttribute(&value, hipDeviceAttribute..., device) "
-    "where HIP has an attribute (the finding names it), use the HIP field where it is "
-    "spelled differently (sharedMemPerMultiprocessor -> maxSharedMemoryPerMultiProcessor), "
-    "or guard the access with #if defined(__HIP_PLATFORM_NVIDIA__)."))
+DEVICE_PROP_FIELD = register(
+    RuleInfo(
+        "HIP108",
+        "device-prop-field",
+        Severity.ERROR,
+        "A cudaDeviceProp field that hipDeviceProp_t does not have.",
+        "hipify renames cudaDeviceProp to hipDeviceProp_t and cudaGetDeviceProperties to "
+        "hipGetDeviceProperties, but the two structs are not the same: CUDA 13's cudaDeviceProp "
+        "has fields that HIP 5.2's hipDeviceProp_t (the header this list was taken from) does "
+        "not, so `prop.asyncEngineCount` stops compiling after the port. ROCm 6.0 reworked "
+        "hipDeviceProp_t and added many of them, so with a newer ROCm some of these compile, "
+        "but their values on AMD may still be zero or approximations. An error for targets "
+        "before ROCm 6.0 (the field does not exist, so the port does not compile); a warning "
+        "for ROCm 6.0 and newer, where the list (from HIP 5.2) may be stale. Fires on "
+        ".field / ->field "
+        "accesses of the listed names in files that mention cudaDeviceProp or hipDeviceProp_t.",
+        "cudaDeviceProp prop;\n"
+        "cudaGetDeviceProperties(&prop, 0);\n"
+        'printf("copy engines: %d\\n", prop.asyncEngineCount);',
+        "Query the value with hipDeviceGetAttribute(&value, hipDeviceAttribute..., device) "
+        "where HIP has an attribute (the finding names it), use the HIP field where it is "
+        "spelled differently (sharedMemPerMultiprocessor -> maxSharedMemoryPerMultiProcessor), "
+        "or guard the access with #if defined(__HIP_PLATFORM_NVIDIA__).",
+    )
+)
 
 # --------------------------------------------------------------------------- data
 
-WARP_INTRINSICS = frozenset({
-    "__shfl", "__shfl_up", "__shfl_down", "__shfl_xor",
-    "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
-    "__ballot", "__ballot_sync", "__any", "__any_sync", "__all", "__all_sync",
-    "__activemask", "__syncwarp", "__match_any_sync", "__match_all_sync",
-    "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
-    "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
-    "tiled_partition",
-})
+WARP_INTRINSICS = frozenset(
+    {
+        "__shfl",
+        "__shfl_up",
+        "__shfl_down",
+        "__shfl_xor",
+        "__shfl_sync",
+        "__shfl_up_sync",
+        "__shfl_down_sync",
+        "__shfl_xor_sync",
+        "__ballot",
+        "__ballot_sync",
+        "__any",
+        "__any_sync",
+        "__all",
+        "__all_sync",
+        "__activemask",
+        "__syncwarp",
+        "__match_any_sync",
+        "__match_all_sync",
+        "__reduce_add_sync",
+        "__reduce_min_sync",
+        "__reduce_max_sync",
+        "__reduce_and_sync",
+        "__reduce_or_sync",
+        "__reduce_xor_sync",
+        "tiled_partition",
+    }
+)
 
 # Intrinsics whose first argument is a lane mask.
-MASKED_SYNC = frozenset({
-    "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
-    "__ballot_sync", "__any_sync", "__all_sync", "__match_any_sync", "__match_all_sync",
-    "__syncwarp", "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
-    "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
-})
+MASKED_SYNC = frozenset(
+    {
+        "__shfl_sync",
+        "__shfl_up_sync",
+        "__shfl_down_sync",
+        "__shfl_xor_sync",
+        "__ballot_sync",
+        "__any_sync",
+        "__all_sync",
+        "__match_any_sync",
+        "__match_all_sync",
+        "__syncwarp",
+        "__reduce_add_sync",
+        "__reduce_min_sync",
+        "__reduce_max_sync",
+        "__reduce_and_sync",
+        "__reduce_or_sync",
+        "__reduce_xor_sync",
+    }
+)
 
 BALLOTS = frozenset({"__ballot_sync", "__ballot", "__activemask"})
 
 # 32-bit bit helpers and their 64-bit HIP/CUDA counterparts.
-NARROW_BIT_OPS = {"__popc": "__popcll", "__ffs": "__ffsll", "__clz": "__clzll",
-                  "__brev": "__brevll"}
+NARROW_BIT_OPS = {
+    "__popc": "__popcll",
+    "__ffs": "__ffsll",
+    "__clz": "__clzll",
+    "__brev": "__brevll",
+}
 
 # (operator, literal value) pairs that compute a lane or warp index for 32-lane warps.
-LANE_ARITHMETIC = {"%": 32, "%=": 32, "/": 32, "/=": 32, "&": 31, "&=": 31,
-                   ">>": 5, ">>=": 5}
+LANE_ARITHMETIC = {"%": 32, "%=": 32, "/": 32, "/=": 32, "&": 31, "&=": 31, ">>": 5, ">>=": 5}
 
 # Type spellings (qualifiers dropped, sorted) that hold only 32 bits on every platform.
-NARROW_TYPES = frozenset({
-    ("unsigned",), ("int", "unsigned"), ("int",), ("signed",), ("int", "signed"),
-    ("uint32_t",), ("int32_t",), ("uint",),
-})
+NARROW_TYPES = frozenset(
+    {
+        ("unsigned",),
+        ("int", "unsigned"),
+        ("int",),
+        ("signed",),
+        ("int", "signed"),
+        ("uint32_t",),
+        ("int32_t",),
+        ("uint",),
+    }
+)
 TYPE_QUALIFIERS = frozenset({"const", "volatile", "static", "register", "std", "::"})
 
 ASM_WORDS = frozenset({"asm", "__asm__", "__asm"})
@@ -252,44 +338,78 @@ ASM_QUALIFIERS = frozenset({"volatile", "__volatile__", "__volatile", "goto", "i
 _PTX = re.compile(
     r"%%(?:laneid|warpid|smid|nsmid|clock|globaltimer|lanemask)|\.reg\b|\.pred\b|"
     r"\.[busf](?:8|16|32|64)\b|\b(?:ld|st|mov|cvt|shfl|vote|bar|membar|prmt|bfe|bfi|lop3|"
-    r"setp|selp|mma|ldmatrix|cp|red|atom|fma|mad)\.[a-z]")
+    r"setp|selp|mma|ldmatrix|cp|red|atom|fma|mad)\.[a-z]"
+)
 
 # Function names of lane/warp index helpers: laneId, lane_id, warpId, get_warp_index, ...
-_LANE_HELPER = re.compile(r"(?i)(?:^|_)(?:lane|warp)(?:_?id|_?idx|_?index)?$|"
-                          r"^(?:get_?)?(?:lane|warp)_?(?:id|idx|index)$")
+_LANE_HELPER = re.compile(
+    r"(?i)(?:^|_)(?:lane|warp)(?:_?id|_?idx|_?index)?$|"
+    r"^(?:get_?)?(?:lane|warp)_?(?:id|idx|index)$"
+)
 
 TEXTURE_TEMPLATES = frozenset({"texture", "surface"})
-TEXTURE_REFERENCE_APIS = frozenset({
-    "cudaBindTexture", "cudaBindTexture2D", "cudaBindTextureToArray",
-    "cudaBindTextureToMipmappedArray", "cudaUnbindTexture", "cudaGetTextureAlignmentOffset",
-    "cudaGetTextureReference", "cudaBindSurfaceToArray", "cudaGetSurfaceReference",
-    "textureReference", "surfaceReference",
-})
-TEXTURE_FETCHES = frozenset({
-    "tex1Dfetch", "tex1D", "tex2D", "tex3D", "tex1DLayered", "tex2DLayered", "texCubemap",
-    "texCubemapLayered", "tex2Dgather", "tex1DLod", "tex2DLod", "tex3DLod", "tex1DGrad",
-    "tex2DGrad", "tex3DGrad", "surf1Dread", "surf2Dread", "surf3Dread", "surf1Dwrite",
-    "surf2Dwrite", "surf3Dwrite", "surf1DLayeredread", "surf2DLayeredread",
-    "surf1DLayeredwrite", "surf2DLayeredwrite",
-})
+TEXTURE_REFERENCE_APIS = frozenset(
+    {
+        "cudaBindTexture",
+        "cudaBindTexture2D",
+        "cudaBindTextureToArray",
+        "cudaBindTextureToMipmappedArray",
+        "cudaUnbindTexture",
+        "cudaGetTextureAlignmentOffset",
+        "cudaGetTextureReference",
+        "cudaBindSurfaceToArray",
+        "cudaGetSurfaceReference",
+        "textureReference",
+        "surfaceReference",
+    }
+)
+TEXTURE_FETCHES = frozenset(
+    {
+        "tex1Dfetch",
+        "tex1D",
+        "tex2D",
+        "tex3D",
+        "tex1DLayered",
+        "tex2DLayered",
+        "texCubemap",
+        "texCubemapLayered",
+        "tex2Dgather",
+        "tex1DLod",
+        "tex2DLod",
+        "tex3DLod",
+        "tex1DGrad",
+        "tex2DGrad",
+        "tex3DGrad",
+        "surf1Dread",
+        "surf2Dread",
+        "surf3Dread",
+        "surf1Dwrite",
+        "surf2Dwrite",
+        "surf3Dwrite",
+        "surf1DLayeredread",
+        "surf2DLayeredread",
+        "surf1DLayeredwrite",
+        "surf2DLayeredwrite",
+    }
+)
 
 WAVEFRONT_MAX = 64
 CG_NAMESPACE = "cooperative_groups"
-CG_HEADERS_MISSING = frozenset({
-    "cooperative_groups/reduce.h", "cooperative_groups/memcpy_async.h",
-    "cooperative_groups/scan.h",
-})
+CG_HEADERS_MISSING = frozenset(
+    {
+        "cooperative_groups/reduce.h",
+        "cooperative_groups/memcpy_async.h",
+        "cooperative_groups/scan.h",
+    }
+)
 # Names in namespace cooperative_groups that HIP 5.2's headers do not declare. Qualified
 # uses (cg::reduce) always fire; only the distinctive ones fire unqualified.
 CG_MISSING = {
-    "this_cluster": "thread block clusters are NVIDIA Hopper hardware; there is no AMD "
-                    "equivalent",
-    "cluster_group": "thread block clusters are NVIDIA Hopper hardware; there is no AMD "
-                     "equivalent",
+    "this_cluster": "thread block clusters are NVIDIA Hopper hardware; there is no AMD equivalent",
+    "cluster_group": "thread block clusters are NVIDIA Hopper hardware; there is no AMD equivalent",
     "memcpy_async": "copy to shared memory with ordinary loads and __syncthreads()",
     "wait": "not needed once memcpy_async is replaced by plain loads and __syncthreads()",
-    "wait_prior": "not needed once memcpy_async is replaced by plain loads and "
-                  "__syncthreads()",
+    "wait_prior": "not needed once memcpy_async is replaced by plain loads and __syncthreads()",
     "reduce": "reduce with a tile.shfl_down/shfl_xor loop or hipCUB WarpReduce",
     "inclusive_scan": "scan with a tile.shfl_up loop or hipCUB WarpScan",
     "exclusive_scan": "scan with a tile.shfl_up loop or hipCUB WarpScan",
@@ -305,17 +425,31 @@ CG_MISSING = {
     "invoke_one_broadcast": "use if (g.thread_rank() == 0) and g.shfl(value, 0)",
     "block_tile_memory": "HIP tiles are at most one wavefront (64) and need no extra memory",
 }
-CG_MISSING_UNQUALIFIED = frozenset({
-    "this_cluster", "cluster_group", "memcpy_async", "wait_prior", "labeled_partition",
-    "binary_partition", "invoke_one", "invoke_one_broadcast", "block_tile_memory",
-})
+CG_MISSING_UNQUALIFIED = frozenset(
+    {
+        "this_cluster",
+        "cluster_group",
+        "memcpy_async",
+        "wait_prior",
+        "labeled_partition",
+        "binary_partition",
+        "invoke_one",
+        "invoke_one_broadcast",
+        "block_tile_memory",
+    }
+)
 CG_MISSING_MEMBERS = {
-    "num_threads": "size()", "dim_threads": "group_dim()",
+    "num_threads": "size()",
+    "dim_threads": "group_dim()",
     "meta_group_rank": "parent.thread_rank() / tile.size()",
     "meta_group_size": "parent.size() / tile.size()",
-    "num_blocks": "gridDim.x * gridDim.y * gridDim.z", "block_rank": "the linear blockIdx",
-    "block_index": "blockIdx", "dim_blocks": "gridDim",
-    "cluster_rank": None, "num_clusters": None, "dim_clusters": None,
+    "num_blocks": "gridDim.x * gridDim.y * gridDim.z",
+    "block_rank": "the linear blockIdx",
+    "block_index": "blockIdx",
+    "dim_blocks": "gridDim",
+    "cluster_rank": None,
+    "num_clusters": None,
+    "dim_clusters": None,
 }
 CG_TILE_TEMPLATES = frozenset({"thread_block_tile", "tiled_partition"})
 
@@ -390,10 +524,19 @@ DEVICE_PROP_MISSING: dict[str, str | None] = {
 _CG_NAMES = frozenset(CG_MISSING) | frozenset(CG_MISSING_MEMBERS) | CG_TILE_TEMPLATES
 # Every fixed text a check looks up through View.indices (indexed when the View is built).
 _INDEXED = frozenset().union(
-    ASM_WORDS, WARP_INTRINSICS, MASKED_SYNC, BALLOTS, LANE_ARITHMETIC, TEXTURE_TEMPLATES,
-    TEXTURE_REFERENCE_APIS, TEXTURE_FETCHES, _CG_NAMES, DEVICE_PROP_TYPES,
-    DEVICE_PROP_MISSING, {CG_NAMESPACE, "nvcuda", "wmma", "__launch_bounds__", "__shared__",
-                          "{", "="})
+    ASM_WORDS,
+    WARP_INTRINSICS,
+    MASKED_SYNC,
+    BALLOTS,
+    LANE_ARITHMETIC,
+    TEXTURE_TEMPLATES,
+    TEXTURE_REFERENCE_APIS,
+    TEXTURE_FETCHES,
+    _CG_NAMES,
+    DEVICE_PROP_TYPES,
+    DEVICE_PROP_MISSING,
+    {CG_NAMESPACE, "nvcuda", "wmma", "__launch_bounds__", "__shared__", "{", "="},
+)
 _TEXT = itemgetter(1)  # Token.text
 _KIND = itemgetter(0)  # Token.kind
 
@@ -417,7 +560,7 @@ def int_value(text: str) -> int | None:
 
 def _unsigned_only_suffix(text: str) -> bool:
     """A literal typed unsigned int: a u/U suffix and no l/L (so ~0u is 32 bits wide)."""
-    suffix = text[len(text.rstrip("uUlLzZ")):]
+    suffix = text[len(text.rstrip("uUlLzZ")) :]
     return "u" in suffix.lower() and "l" not in suffix.lower()
 
 
@@ -426,8 +569,9 @@ def _warp_size_name(name: str) -> bool:
     flat = name.lower().replace("_", "")
     # kWarp / WARP / warp_lanes: constants that hold a warp's width (set to 32 they are a
     # hazard; the value test is done by the caller)
-    return flat in ("warp", "kwarp", "warplanes", "warplen") or flat.endswith((
-        "warpsize", "warpsz", "threadsperwarp", "warpthreads", "lanesperwarp", "warpwidth"))
+    return flat in ("warp", "kwarp", "warplanes", "warplen") or flat.endswith(
+        ("warpsize", "warpsz", "threadsperwarp", "warpthreads", "lanesperwarp", "warpwidth")
+    )
 
 
 @dataclass(frozen=True)
@@ -486,13 +630,16 @@ class View:
         return self.texts[k] if k is not None and 0 <= k < self.n else ""
 
     def punct(self, k: int | None, text: str) -> bool:
-        return (k is not None and 0 <= k < self.n and self.texts[k] == text
-                and self.kinds[k] == PUNCTUATION)
+        return (
+            k is not None
+            and 0 <= k < self.n
+            and self.texts[k] == text
+            and self.kinds[k] == PUNCTUATION
+        )
 
     def is_member(self, k: int) -> bool:
         """tokens[k] follows `.` or `->`."""
-        return k > 0 and self.kinds[k - 1] == PUNCTUATION and self.texts[k - 1] in (
-            ".", "->")
+        return k > 0 and self.kinds[k - 1] == PUNCTUATION and self.texts[k - 1] in (".", "->")
 
     def indices(self, texts: Collection[str], kinds: Collection[str] = (IDENTIFIER,)) -> list[int]:
         """Ascending code-token indices of the tokens spelled as one of `texts` and of one
@@ -515,8 +662,7 @@ class View:
 
     def finding(self, info: RuleInfo, a: int, b: int, message: str, **fields: object) -> Finding:
         """A finding spanning code tokens a..b inclusive."""
-        return self.ctx.finding(info.code, self.toks[a].start, self.toks[b].end, message,
-                                **fields)
+        return self.ctx.finding(info.code, self.toks[a].start, self.toks[b].end, message, **fields)
 
     @cached_property
     def directive_ranges(self) -> list[tuple[str, int, int]]:
@@ -556,7 +702,7 @@ class View:
             if first.kind == LITERAL:
                 header = first.text.strip('"')
             else:
-                raw = self.ctx.source[first.start:self.toks[b - 1].end]
+                raw = self.ctx.source[first.start : self.toks[b - 1].end]
                 header = raw.decode("utf-8", "replace").strip("<> \t")
             out.append((header, a, b - 1))
         return out
@@ -580,8 +726,16 @@ class View:
 
     def _opens_function(self, k: int) -> bool:
         p = k - 1
-        while p >= 0 and toks_text(self.toks, p) in ("const", "noexcept", "override", "final",
-                                                     "mutable", "volatile", "&", "&&"):
+        while p >= 0 and toks_text(self.toks, p) in (
+            "const",
+            "noexcept",
+            "override",
+            "final",
+            "mutable",
+            "volatile",
+            "&",
+            "&&",
+        ):
             p -= 1
         return self.punct(p, ")")
 
@@ -628,19 +782,23 @@ class View:
 
     def between(self, ks: list[int], a: int, b: int) -> list[int]:
         """The indices of ascending `ks` in [a, b)."""
-        return ks[bisect_left(ks, a):bisect_left(ks, b)]
+        return ks[bisect_left(ks, a) : bisect_left(ks, b)]
 
     @cached_property
     def warp_bodies(self) -> list[Body]:
         """Function bodies that use a warp intrinsic, or lane/warp index helpers (a function
         named like laneId / warp_id)."""
         uses = self.indices(WARP_INTRINSICS)
-        return [b for b in self.bodies
-                if _LANE_HELPER.search(b.name) or self.between(uses, b.open, b.close)]
+        return [
+            b
+            for b in self.bodies
+            if _LANE_HELPER.search(b.name) or self.between(uses, b.open, b.close)
+        ]
 
     def is_device_body(self, body: Body) -> bool:
-        return any(self.toks[k].text in ("__device__", "__global__")
-                   for k in range(body.head, body.open))
+        return any(
+            self.toks[k].text in ("__device__", "__global__") for k in range(body.head, body.open)
+        )
 
     def value_of(self, ks: tuple[int, ...] | list[int]) -> tuple[Token, ...]:
         """Tokens of an expression with one level of surrounding parentheses dropped."""
@@ -665,8 +823,7 @@ def _int_tokens(toks: tuple[Token, ...]) -> int | None:
 
 def check_inline_ptx(v: View) -> list[Finding]:
     out = []
-    defines = {k for name, a, b in v.directive_ranges if name == "define"
-               for k in range(a, b)}
+    defines = {k for name, a, b in v.directive_ranges if name == "define" for k in range(a, b)}
     for k in v.indices(ASM_WORDS, (KEYWORD, IDENTIFIER)):
         t = v.toks[k]
         p = k + 1
@@ -677,18 +834,28 @@ def check_inline_ptx(v: View) -> list[Finding]:
         close = matching(v.toks, p)
         if close is None:
             continue
-        strings = " ".join(v.toks[j].text for j in range(p, close)
-                           if v.toks[j].kind == LITERAL and '"' in v.toks[j].text)
+        strings = " ".join(
+            v.toks[j].text
+            for j in range(p, close)
+            if v.toks[j].kind == LITERAL and '"' in v.toks[j].text
+        )
         body = v.body_at(k)
-        if not (_PTX.search(strings) or k in defines
-                or (body is not None and v.is_device_body(body))):
+        if not (
+            _PTX.search(strings) or k in defines or (body is not None and v.is_device_body(body))
+        ):
             continue
-        out.append(v.finding(
-            INLINE_PTX, k, close,
-            f"inline assembly `{t.text}(...)` in device code is PTX, which does not assemble "
-            "for AMD GPUs: replace it with a HIP device function or __builtin_amdgcn_* "
-            "intrinsic, or guard it with #if defined(__HIP_PLATFORM_NVIDIA__)",
-            api=t.text, hint=INLINE_PTX.fix))
+        out.append(
+            v.finding(
+                INLINE_PTX,
+                k,
+                close,
+                f"inline assembly `{t.text}(...)` in device code is PTX, which does not assemble "
+                "for AMD GPUs: replace it with a HIP device function or __builtin_amdgcn_* "
+                "intrinsic, or guard it with #if defined(__HIP_PLATFORM_NVIDIA__)",
+                api=t.text,
+                hint=INLINE_PTX.fix,
+            )
+        )
     return out
 
 
@@ -726,11 +893,18 @@ def check_hardcoded_warp_size(v: View) -> list[Finding]:
     macros = _warp_size_macros(v)
     for name, sites in macros.items():
         for a, b in sites:
-            out.append(v.finding(
-                HARDCODED_WARP_SIZE, a, b,
-                f"{name} is hard-coded as 32, but AMD wavefronts are 64 lanes: use warpSize, "
-                "or define it per platform (#if defined(__HIP_PLATFORM_AMD__) 64)",
-                api=name, hip="warpSize", hint=HARDCODED_WARP_SIZE.fix))
+            out.append(
+                v.finding(
+                    HARDCODED_WARP_SIZE,
+                    a,
+                    b,
+                    f"{name} is hard-coded as 32, but AMD wavefronts are 64 lanes: use warpSize, "
+                    "or define it per platform (#if defined(__HIP_PLATFORM_AMD__) 64)",
+                    api=name,
+                    hip="warpSize",
+                    hint=HARDCODED_WARP_SIZE.fix,
+                )
+            )
     bodies = v.warp_bodies
     if not bodies:
         return out
@@ -757,11 +931,18 @@ def _lane_arithmetic(v: View, body: Body, ops: list[int]) -> list[Finding]:
         if v.toks[k - 1].kind == LITERAL:  # a constant such as 1024 / 32 (a bound): skip
             continue
         what = {32: "32 lanes", 31: "a 32-lane mask", 5: "log2(32)"}[LANE_ARITHMETIC[op.text]]
-        out.append(v.finding(
-            HARDCODED_WARP_SIZE, k, k + 1,
-            f"`{op.text} {lit.text}` assumes {what} per warp in warp-level code; AMD "
-            "wavefronts have 64 lanes: compute lane and warp indices from warpSize",
-            api=f"{op.text} {lit.text}", hip="warpSize", hint=HARDCODED_WARP_SIZE.fix))
+        out.append(
+            v.finding(
+                HARDCODED_WARP_SIZE,
+                k,
+                k + 1,
+                f"`{op.text} {lit.text}` assumes {what} per warp in warp-level code; AMD "
+                "wavefronts have 64 lanes: compute lane and warp indices from warpSize",
+                api=f"{op.text} {lit.text}",
+                hip="warpSize",
+                hint=HARDCODED_WARP_SIZE.fix,
+            )
+        )
     return out
 
 
@@ -782,12 +963,19 @@ def _shared_per_warp(v: View, body: Body, macros: set[str], shared: list[int]) -
                 continue
             dim = v.value_of(list(range(j + 1, close)))
             if _int_tokens(dim) == 32 or (len(dim) == 1 and dim[0].text in macros):
-                out.append(v.finding(
-                    HARDCODED_WARP_SIZE, j, close,
-                    f"__shared__ array sized [{dim[0].text}] per warp lane or warp next to "
-                    "warp intrinsics assumes 32-lane warps; AMD wavefronts have 64 lanes: size "
-                    "it for 64 (or the maximum over platforms) and index it with warpSize",
-                    api=f"[{dim[0].text}]", hip="warpSize", hint=HARDCODED_WARP_SIZE.fix))
+                out.append(
+                    v.finding(
+                        HARDCODED_WARP_SIZE,
+                        j,
+                        close,
+                        f"__shared__ array sized [{dim[0].text}] per warp lane or warp next to "
+                        "warp intrinsics assumes 32-lane warps; AMD wavefronts have 64 lanes: size "
+                        "it for 64 (or the maximum over platforms) and index it with warpSize",
+                        api=f"[{dim[0].text}]",
+                        hip="warpSize",
+                        hint=HARDCODED_WARP_SIZE.fix,
+                    )
+                )
         after = end + 1
     return out
 
@@ -856,11 +1044,17 @@ def _mask_argument(v: View, k: int, names: set[str]) -> list[Finding]:
         if last is None:
             continue
         text = " ".join(v.toks[i].text for i in range(j, last + 1)).replace("~ ", "~")
-        return [v.finding(
-            LANE_MASK_32BIT, j, last,
-            f"{name} mask `{text}` covers only lanes 0-31; AMD wavefronts have 64 lanes and "
-            "HIP masks are 64-bit: pass __activemask() or a 64-bit mask (~0ull)",
-            api=name, hint=LANE_MASK_32BIT.fix)]
+        return [
+            v.finding(
+                LANE_MASK_32BIT,
+                j,
+                last,
+                f"{name} mask `{text}` covers only lanes 0-31; AMD wavefronts have 64 lanes and "
+                "HIP masks are 64-bit: pass __activemask() or a 64-bit mask (~0ull)",
+                api=name,
+                hint=LANE_MASK_32BIT.fix,
+            )
+        ]
     return []
 
 
@@ -890,17 +1084,27 @@ def _narrow_ballot(v: View, k: int) -> Finding | None:
     elif v.punct(p, "(") and v.text(p - 1) in NARROW_BIT_OPS:
         op = v.text(p - 1)
         return v.finding(
-            LANE_MASK_32BIT, p - 1, k,
+            LANE_MASK_32BIT,
+            p - 1,
+            k,
             f"{op} takes a 32-bit value, so {op}({name}(...)) drops lanes 32-63 of a 64-lane "
             f"AMD wavefront: use {NARROW_BIT_OPS[op]}",
-            api=name, hip=NARROW_BIT_OPS[op], hint=LANE_MASK_32BIT.fix)
+            api=name,
+            hip=NARROW_BIT_OPS[op],
+            hint=LANE_MASK_32BIT.fix,
+        )
     if narrow is None:
         return None
     return v.finding(
-        LANE_MASK_32BIT, k, k,
+        LANE_MASK_32BIT,
+        k,
+        k,
         f"{name} result kept in 32-bit `{narrow}` loses lanes 32-63 of a 64-lane AMD "
         "wavefront: store it in unsigned long long (or auto)",
-        api=name, hip="unsigned long long", hint=LANE_MASK_32BIT.fix)
+        api=name,
+        hip="unsigned long long",
+        hint=LANE_MASK_32BIT.fix,
+    )
 
 
 def _narrow_type(words_reversed: list[str]) -> bool:
@@ -946,25 +1150,53 @@ def check_wmma(v: View) -> list[Finding]:
     out = []
     for header, a, b in v.includes:
         if header == "mma.h":
-            out.append(v.finding(
-                WMMA, a, b, "<mma.h> (NVIDIA WMMA) has no HIP counterpart: port to rocWMMA "
-                "(<rocwmma/rocwmma.hpp>) or a GEMM library", api="mma.h",
-                hip="rocwmma/rocwmma.hpp", hint=WMMA.fix))
+            out.append(
+                v.finding(
+                    WMMA,
+                    a,
+                    b,
+                    "<mma.h> (NVIDIA WMMA) has no HIP counterpart: port to rocWMMA "
+                    "(<rocwmma/rocwmma.hpp>) or a GEMM library",
+                    api="mma.h",
+                    hip="rocwmma/rocwmma.hpp",
+                    hint=WMMA.fix,
+                )
+            )
     for k in v.indices(("nvcuda", "wmma")):
         t = v.toks[k]
         if t.text == "nvcuda" and v.punct(k + 1, "::") and v.text(k + 2) == "wmma":
-            out.append(v.finding(
-                WMMA, k, k + 2, "nvcuda::wmma (tensor-core WMMA) does not exist in HIP: port "
-                "to rocWMMA (namespace rocwmma), checking the shapes and types the AMD GPU "
-                "supports", api="nvcuda::wmma", hip="rocwmma", hint=WMMA.fix))
-        elif t.text == "wmma" and v.punct(k + 1, "::") and not (
-                v.punct(k - 1, "::") and v.text(k - 2) == "nvcuda") and not v.is_member(k):
+            out.append(
+                v.finding(
+                    WMMA,
+                    k,
+                    k + 2,
+                    "nvcuda::wmma (tensor-core WMMA) does not exist in HIP: port "
+                    "to rocWMMA (namespace rocwmma), checking the shapes and types the AMD GPU "
+                    "supports",
+                    api="nvcuda::wmma",
+                    hip="rocwmma",
+                    hint=WMMA.fix,
+                )
+            )
+        elif (
+            t.text == "wmma"
+            and v.punct(k + 1, "::")
+            and not (v.punct(k - 1, "::") and v.text(k - 2) == "nvcuda")
+            and not v.is_member(k)
+        ):
             api = f"wmma::{v.text(k + 2)}"
-            out.append(v.finding(
-                WMMA, k, k + 2 if k + 2 < len(v.toks) else k + 1,
-                f"{api} is NVIDIA WMMA, absent from HIP: port to rocWMMA (rocwmma::"
-                f"{v.text(k + 2)}) after checking AMD's supported fragment shapes",
-                api=api, hip=f"rocwmma::{v.text(k + 2)}", hint=WMMA.fix))
+            out.append(
+                v.finding(
+                    WMMA,
+                    k,
+                    k + 2 if k + 2 < len(v.toks) else k + 1,
+                    f"{api} is NVIDIA WMMA, absent from HIP: port to rocWMMA (rocwmma::"
+                    f"{v.text(k + 2)}) after checking AMD's supported fragment shapes",
+                    api=api,
+                    hip=f"rocwmma::{v.text(k + 2)}",
+                    hint=WMMA.fix,
+                )
+            )
     return out
 
 
@@ -999,8 +1231,11 @@ def check_texture_reference(v: View) -> list[Finding]:
         if v.is_member(k) or v.punct(k - 1, "::"):
             continue
         if t.text in TEXTURE_TEMPLATES and v.punct(k + 1, "<"):
-            obj = ("texture object (cudaTextureObject_t)" if t.text == "texture"
-                   else "surface object (cudaSurfaceObject_t)")
+            obj = (
+                "texture object (cudaTextureObject_t)"
+                if t.text == "texture"
+                else "surface object (cudaSurfaceObject_t)"
+            )
             close = _angle_close(v, k + 1)
             if close is None:
                 continue
@@ -1009,18 +1244,30 @@ def check_texture_reference(v: View) -> list[Finding]:
                 j += 1
             if j < len(v.toks) and v.toks[j].kind == IDENTIFIER:
                 refs.add(v.toks[j].text)
-                out.append(v.finding(
-                    TEXTURE_REFERENCE, k, close,
-                    f"{t.text} reference `{v.toks[j].text}`: texture and surface references "
-                    "were removed in CUDA 12 and are deprecated in HIP: use a "
-                    f"{obj}",
-                    api=f"{t.text}<>", hint=TEXTURE_REFERENCE.fix))
+                out.append(
+                    v.finding(
+                        TEXTURE_REFERENCE,
+                        k,
+                        close,
+                        f"{t.text} reference `{v.toks[j].text}`: texture and surface references "
+                        "were removed in CUDA 12 and are deprecated in HIP: use a "
+                        f"{obj}",
+                        api=f"{t.text}<>",
+                        hint=TEXTURE_REFERENCE.fix,
+                    )
+                )
         elif t.text in TEXTURE_REFERENCE_APIS:
-            out.append(v.finding(
-                TEXTURE_REFERENCE, k, k,
-                f"{t.text} belongs to the texture/surface reference API (removed in CUDA 12, "
-                "deprecated in HIP): use texture objects (cudaCreateTextureObject)",
-                api=t.text, hint=TEXTURE_REFERENCE.fix))
+            out.append(
+                v.finding(
+                    TEXTURE_REFERENCE,
+                    k,
+                    k,
+                    f"{t.text} belongs to the texture/surface reference API (removed in CUDA 12, "
+                    "deprecated in HIP): use texture objects (cudaCreateTextureObject)",
+                    api=t.text,
+                    hint=TEXTURE_REFERENCE.fix,
+                )
+            )
     if not refs:
         return out
     for k in v.indices(TEXTURE_FETCHES):
@@ -1031,11 +1278,17 @@ def check_texture_reference(v: View) -> list[Finding]:
         args = split_args(v.toks, k + 1, close) if close is not None else None
         for a, b in args or ():
             if b - a == 1 and v.toks[a].text in refs:
-                out.append(v.finding(
-                    TEXTURE_REFERENCE, k, close,
-                    f"{t.text} through texture/surface reference `{v.toks[a].text}`: pass a "
-                    f"texture object instead and call {t.text}<T>(obj, ...)",
-                    api=t.text, hint=TEXTURE_REFERENCE.fix))
+                out.append(
+                    v.finding(
+                        TEXTURE_REFERENCE,
+                        k,
+                        close,
+                        f"{t.text} through texture/surface reference `{v.toks[a].text}`: pass a "
+                        f"texture object instead and call {t.text}<T>(obj, ...)",
+                        api=t.text,
+                        hint=TEXTURE_REFERENCE.fix,
+                    )
+                )
                 break
     return out
 
@@ -1053,15 +1306,27 @@ def check_launch_bounds(v: View) -> list[Finding]:
         if not args or len(args) < 2 or k in v.in_directive:
             continue
         if len(args) == 2:
-            message = ("__launch_bounds__ second argument means min blocks per SM in CUDA but "
-                       "min waves per EU (amdgpu_waves_per_eu) in HIP: drop it or recompute "
-                       "it for AMD")
+            message = (
+                "__launch_bounds__ second argument means min blocks per SM in CUDA but "
+                "min waves per EU (amdgpu_waves_per_eu) in HIP: drop it or recompute "
+                "it for AMD"
+            )
         else:
-            message = ("__launch_bounds__ with a third argument (max blocks per cluster) does "
-                       "not build with HIP, which takes at most two and reads the second as "
-                       "min waves per EU: keep only the first for HIP")
-        out.append(v.finding(LAUNCH_BOUNDS_MIN_BLOCKS, k, close, message,
-                             api="__launch_bounds__", hint=LAUNCH_BOUNDS_MIN_BLOCKS.fix))
+            message = (
+                "__launch_bounds__ with a third argument (max blocks per cluster) does "
+                "not build with HIP, which takes at most two and reads the second as "
+                "min waves per EU: keep only the first for HIP"
+            )
+        out.append(
+            v.finding(
+                LAUNCH_BOUNDS_MIN_BLOCKS,
+                k,
+                close,
+                message,
+                api="__launch_bounds__",
+                hint=LAUNCH_BOUNDS_MIN_BLOCKS.fix,
+            )
+        )
     return out
 
 
@@ -1087,33 +1352,63 @@ def _bad_tile(size: int) -> bool:
 def check_cooperative_groups(v: View) -> list[Finding]:
     out = []
     mentions_cg = v.mentions((CG_NAMESPACE,)) or any(
-        h.startswith("cooperative_groups") for h, _, _ in v.includes)
+        h.startswith("cooperative_groups") for h, _, _ in v.includes
+    )
     if not mentions_cg:
         return out
     for header, a, b in v.includes:
         if header in CG_HEADERS_MISSING:
-            out.append(v.finding(
-                COOPERATIVE_GROUPS_UNSUPPORTED, a, b,
-                f"<{header}> has no HIP counterpart: write the reduction/scan/copy with tile "
-                "shuffles or hipCUB", api=header, hint=COOPERATIVE_GROUPS_UNSUPPORTED.fix))
+            out.append(
+                v.finding(
+                    COOPERATIVE_GROUPS_UNSUPPORTED,
+                    a,
+                    b,
+                    f"<{header}> has no HIP counterpart: write the reduction/scan/copy with tile "
+                    "shuffles or hipCUB",
+                    api=header,
+                    hint=COOPERATIVE_GROUPS_UNSUPPORTED.fix,
+                )
+            )
     aliases, using = _cg_aliases(v)
     for k in v.indices(_CG_NAMES):
         name = v.texts[k]
         qualified = v.punct(k - 1, "::") and v.text(k - 2) in aliases
-        if name in CG_MISSING and not v.is_member(k) and (
-                qualified or (name in CG_MISSING_UNQUALIFIED and not v.punct(k - 1, "::")
-                              and (using or name in ("this_cluster", "cluster_group")))):
-            out.append(v.finding(
-                COOPERATIVE_GROUPS_UNSUPPORTED, k, k,
-                f"cooperative_groups::{name} is not provided by HIP: {CG_MISSING[name]}",
-                api=f"cooperative_groups::{name}", hint=COOPERATIVE_GROUPS_UNSUPPORTED.fix))
+        if (
+            name in CG_MISSING
+            and not v.is_member(k)
+            and (
+                qualified
+                or (
+                    name in CG_MISSING_UNQUALIFIED
+                    and not v.punct(k - 1, "::")
+                    and (using or name in ("this_cluster", "cluster_group"))
+                )
+            )
+        ):
+            out.append(
+                v.finding(
+                    COOPERATIVE_GROUPS_UNSUPPORTED,
+                    k,
+                    k,
+                    f"cooperative_groups::{name} is not provided by HIP: {CG_MISSING[name]}",
+                    api=f"cooperative_groups::{name}",
+                    hint=COOPERATIVE_GROUPS_UNSUPPORTED.fix,
+                )
+            )
         elif name in CG_MISSING_MEMBERS and v.is_member(k) and v.punct(k + 1, "("):
             instead = CG_MISSING_MEMBERS[name]
             tail = f": use {instead}" if instead else ": clusters have no AMD equivalent"
-            out.append(v.finding(
-                COOPERATIVE_GROUPS_UNSUPPORTED, k, k,
-                f"group member {name}() is not provided by HIP's cooperative groups{tail}",
-                api=name, hip=instead, hint=COOPERATIVE_GROUPS_UNSUPPORTED.fix))
+            out.append(
+                v.finding(
+                    COOPERATIVE_GROUPS_UNSUPPORTED,
+                    k,
+                    k,
+                    f"group member {name}() is not provided by HIP's cooperative groups{tail}",
+                    api=name,
+                    hip=instead,
+                    hint=COOPERATIVE_GROUPS_UNSUPPORTED.fix,
+                )
+            )
         elif name in CG_TILE_TEMPLATES:
             out.extend(_tile_size(v, k))
     return out
@@ -1139,11 +1434,17 @@ def _tile_size(v: View, k: int) -> list[Finding]:
     size = _int_tokens(v.value_of(size_ks))
     if size is None or not _bad_tile(size):
         return []
-    return [v.finding(
-        COOPERATIVE_GROUPS_UNSUPPORTED, k, end,
-        f"{name} of {size} threads: HIP tiles must be a power of two no larger than the "
-        f"wavefront ({WAVEFRONT_MAX}); split the work into tiles of at most {WAVEFRONT_MAX}",
-        api=name, hint=COOPERATIVE_GROUPS_UNSUPPORTED.fix)]
+    return [
+        v.finding(
+            COOPERATIVE_GROUPS_UNSUPPORTED,
+            k,
+            end,
+            f"{name} of {size} threads: HIP tiles must be a power of two no larger than the "
+            f"wavefront ({WAVEFRONT_MAX}); split the work into tiles of at most {WAVEFRONT_MAX}",
+            api=name,
+            hint=COOPERATIVE_GROUPS_UNSUPPORTED.fix,
+        )
+    ]
 
 
 # --------------------------------------------------------------------------- HIP108
@@ -1158,15 +1459,23 @@ def check_device_prop_field(v: View) -> list[Finding]:
         if not v.is_member(k):
             continue
         instead = DEVICE_PROP_MISSING[t.text]
-        tail = (f": use {instead}" if instead and not instead.startswith("hipDeviceAttribute")
-                else f": query hipDeviceGetAttribute(..., {instead}, dev)" if instead
-                else ": HIP has no equivalent; guard it with #if "
-                     "defined(__HIP_PLATFORM_NVIDIA__)")
+        tail = (
+            f": use {instead}"
+            if instead and not instead.startswith("hipDeviceAttribute")
+            else f": query hipDeviceGetAttribute(..., {instead}, dev)"
+            if instead
+            else ": HIP has no equivalent; guard it with #if defined(__HIP_PLATFORM_NVIDIA__)"
+        )
         finding = v.finding(
-            DEVICE_PROP_FIELD, k, k,
+            DEVICE_PROP_FIELD,
+            k,
+            k,
             f"cudaDeviceProp field {t.text} does not exist in hipDeviceProp_t (HIP "
             f"{DEVICE_PROP_HIP_VERSION}){tail}",
-            api=f"cudaDeviceProp::{t.text}", hip=instead, hint=DEVICE_PROP_FIELD.fix)
+            api=f"cudaDeviceProp::{t.text}",
+            hip=instead,
+            hint=DEVICE_PROP_FIELD.fix,
+        )
         if not _before_rocm6(v.ctx):
             finding.severity = Severity.WARNING
             finding.message += " (checked against HIP 5.2; ROCm 6.0 added many fields)"

@@ -13,14 +13,19 @@ from hipport.lexer import COMMENT, IDENTIFIER, LITERAL, PUNCTUATION
 from hipport.rules.context import Context
 from hipport.rules.tokens import Directive, is_launch_open
 
-UNMAPPED_INCLUDE = register(RuleInfo(
-    "HIP012", "unmapped-include", Severity.WARNING,
-    "A CUDA header with no HIP counterpart.",
-    "The include is left as it is, so the file will not build with HIP until the header "
-    "(and what the code uses from it) is replaced.",
-    "#include <cuda_awbarrier.h>",
-    "Remove the include and port the code that needs it, or guard it with "
-    "#ifdef __HIP_PLATFORM_NVIDIA__."))
+UNMAPPED_INCLUDE = register(
+    RuleInfo(
+        "HIP012",
+        "unmapped-include",
+        Severity.WARNING,
+        "A CUDA header with no HIP counterpart.",
+        "The include is left as it is, so the file will not build with HIP until the header "
+        "(and what the code uses from it) is replaced.",
+        "#include <cuda_awbarrier.h>",
+        "Remove the include and port the code that needs it, or guard it with "
+        "#ifdef __HIP_PLATFORM_NVIDIA__.",
+    )
+)
 
 RUNTIME_HEADER = "hip/hip_runtime.h"
 # HIP headers that do not build unless the runtime was included first (ROCm 5.2's
@@ -29,16 +34,30 @@ NEED_RUNTIME_FIRST = frozenset({"hip/hip_cooperative_groups.h"})
 RUNTIME_HEADERS = frozenset({RUNTIME_HEADER, "hip/hip_runtime_api.h"})
 
 # Identifiers that mean CUDA device code (nvcc includes cuda_runtime.h for these).
-DEVICE_MARKERS = frozenset({
-    "__global__", "__device__", "__host__", "__shared__", "__constant__", "__managed__",
-    "__launch_bounds__", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",
-    "__syncthreads", "dim3",
-})
+DEVICE_MARKERS = frozenset(
+    {
+        "__global__",
+        "__device__",
+        "__host__",
+        "__shared__",
+        "__constant__",
+        "__managed__",
+        "__launch_bounds__",
+        "threadIdx",
+        "blockIdx",
+        "blockDim",
+        "gridDim",
+        "warpSize",
+        "__syncthreads",
+        "dim3",
+    }
+)
 
 # Headers that look like CUDA's although the include map does not list them.
 _CUDA_LOOKING = re.compile(
     r"^(?:cuda|cu[A-Z]|cublas|curand|cusparse|cusolver|cufft|cudnn|nvrtc|nvToolsExt|nvml|"
-    r"nvtx3?/|cub/|cooperative_groups/|cuda/|crt/|sm_\d+_)")
+    r"nvtx3?/|cub/|cooperative_groups/|cuda/|crt/|sm_\d+_)"
+)
 
 _CONDITIONALS = {"if", "ifdef", "ifndef"}
 
@@ -134,16 +153,36 @@ class IncludesRule:
         mapping = ctx.tables.includes.get(inc.header)
         if mapping is None:
             if not inc.quoted and _CUDA_LOOKING.match(inc.header):
-                findings.append(_unmapped(ctx, inc, ctx.finding(
-                    UNMAPPED_INCLUDE.code, inc.start, inc.end,
-                    f"<{inc.header}> is a CUDA header hipport has no HIP counterpart for",
-                    api=inc.header)))
+                findings.append(
+                    _unmapped(
+                        ctx,
+                        inc,
+                        ctx.finding(
+                            UNMAPPED_INCLUDE.code,
+                            inc.start,
+                            inc.end,
+                            f"<{inc.header}> is a CUDA header hipport has no HIP counterpart for",
+                            api=inc.header,
+                        ),
+                    )
+                )
             return None
         if mapping.unsupported:
-            findings.append(_unmapped(ctx, inc, ctx.finding(
-                UNMAPPED_INCLUDE.code, inc.start, inc.end,
-                f"{inc.header} has no HIP counterpart", api=inc.header,
-                family=mapping.family, hip=mapping.hip_header or None)))
+            findings.append(
+                _unmapped(
+                    ctx,
+                    inc,
+                    ctx.finding(
+                        UNMAPPED_INCLUDE.code,
+                        inc.start,
+                        inc.end,
+                        f"{inc.header} has no HIP counterpart",
+                        api=inc.header,
+                        family=mapping.family,
+                        hip=mapping.hip_header or None,
+                    ),
+                )
+            )
             return None
         if ctx.target.roc and mapping.roc_header:
             return mapping.roc_header
@@ -183,8 +222,11 @@ def _has_include_guard(ctx: Context) -> bool:
     if len(dirs) < 2 or dirs[0].name != "ifndef" or dirs[1].name != "define":
         return False
     a, b = dirs[0], dirs[1]
-    return (a.hash + 2 < a.end and b.hash + 2 < b.end
-            and tokens[a.hash + 2].text == tokens[b.hash + 2].text)
+    return (
+        a.hash + 2 < a.end
+        and b.hash + 2 < b.end
+        and tokens[a.hash + 2].text == tokens[b.hash + 2].text
+    )
 
 
 def _include_rename(header: str, renames) -> str | None:  # noqa: ANN001 (a Mapping)
@@ -198,8 +240,9 @@ def _include_rename(header: str, renames) -> str | None:  # noqa: ANN001 (a Mapp
     return None
 
 
-def _dominated(header: str, scope: tuple[int, ...],
-               seen: list[tuple[str, tuple[int, ...]]]) -> bool:
+def _dominated(
+    header: str, scope: tuple[int, ...], seen: list[tuple[str, tuple[int, ...]]]
+) -> bool:
     """An earlier include of the same header is always seen first (its #if scope encloses)."""
     return any(h == header and scope[: len(s)] == s for h, s in seen)
 
@@ -231,8 +274,12 @@ def _cuda_only(ctx: Context) -> bool:
 
 
 def _uses_runtime_api(ctx: Context) -> bool:
-    return any(u.family in ("runtime", "driver") or u.family == "device" and u.api.startswith(
-        ("__", "atomic")) for u in ctx.uses)
+    return any(
+        u.family in ("runtime", "driver")
+        or u.family == "device"
+        and u.api.startswith(("__", "atomic"))
+        for u in ctx.uses
+    )
 
 
 def _insertion_point(ctx: Context) -> int | None:
@@ -250,8 +297,12 @@ def _insertion_point(ctx: Context) -> int | None:
         guard = tokens[d.hash + 2].text
         k2 = _first_after(code, d.end)
         d2 = dirs.get(code[k2]) if k2 < len(code) else None
-        if d2 is not None and d2.name == "define" and d2.hash + 2 < d2.end \
-                and tokens[d2.hash + 2].text == guard:
+        if (
+            d2 is not None
+            and d2.name == "define"
+            and d2.hash + 2 < d2.end
+            and tokens[d2.hash + 2].text == guard
+        ):
             k = _first_after(code, d2.end)
     if k >= len(code):
         return len(ctx.source)

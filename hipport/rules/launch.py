@@ -21,13 +21,18 @@ from hipport.rules.tokens import (
     split_args,
 )
 
-NEEDS_HUMAN = register(RuleInfo(
-    "HIP009", "needs-human", Severity.WARNING,
-    "A rewrite hipport cannot make safely from tokens; the code is left as it is.",
-    "The construct is ambiguous without a compiler (an unusual launch, an argument that "
-    "is not a plain symbol, a CUDA-only macro); a wrong edit would be worse than none.",
-    "(*kernel_ptr)<<<grid, block>>>(x);",
-    "Rewrite the code by hand as the message says, or use the default <<<...>>> syntax."))
+NEEDS_HUMAN = register(
+    RuleInfo(
+        "HIP009",
+        "needs-human",
+        Severity.WARNING,
+        "A rewrite hipport cannot make safely from tokens; the code is left as it is.",
+        "The construct is ambiguous without a compiler (an unusual launch, an argument that "
+        "is not a plain symbol, a CUDA-only macro); a wrong edit would be worse than none.",
+        "(*kernel_ptr)<<<grid, block>>>(x);",
+        "Rewrite the code by hand as the message says, or use the default <<<...>>> syntax.",
+    )
+)
 
 
 class LaunchRule:
@@ -48,20 +53,32 @@ class LaunchRule:
         tokens = ctx.tokens
         parts = _parse(tokens, i)
         if isinstance(parts, str):
-            findings.append(ctx.finding(
-                NEEDS_HUMAN.code, tokens[i].start, tokens[i + 1].end,
-                f"kernel launch not rewritten to hipLaunchKernelGGL: {parts}",
-                api="<<<>>>", hint="rewrite it by hand as hipLaunchKernelGGL(kernel, "
-                "dim3(grid), dim3(block), shmem, stream, args...)"))
+            findings.append(
+                ctx.finding(
+                    NEEDS_HUMAN.code,
+                    tokens[i].start,
+                    tokens[i + 1].end,
+                    f"kernel launch not rewritten to hipLaunchKernelGGL: {parts}",
+                    api="<<<>>>",
+                    hint="rewrite it by hand as hipLaunchKernelGGL(kernel, "
+                    "dim3(grid), dim3(block), shmem, stream, args...)",
+                )
+            )
             return
         name_start, name_end, template, config, lparen, rparen = parts
         if not _confirmed(ctx, i, tokens[name_start].start, tokens[i].start):
-            findings.append(ctx.finding(
-                NEEDS_HUMAN.code, tokens[name_start].start, tokens[i + 1].end,
-                "kernel launch not rewritten: the semantic pass (full parse) did not see a "
-                "kernel launch here", api="<<<>>>",
-                hint="check the kernel name and the include paths (-p, --cuda-path); "
-                "rewrite it by hand if it is a launch"))
+            findings.append(
+                ctx.finding(
+                    NEEDS_HUMAN.code,
+                    tokens[name_start].start,
+                    tokens[i + 1].end,
+                    "kernel launch not rewritten: the semantic pass (full parse) did not see a "
+                    "kernel launch here",
+                    api="<<<>>>",
+                    hint="check the kernel name and the include paths (-p, --cuda-path); "
+                    "rewrite it by hand if it is a launch",
+                )
+            )
             return
         src = ctx.source
         new: list[tuple[int, int, str]] = []
@@ -110,8 +127,9 @@ def _is_dim3(tokens: list[Token], a: int, b: int) -> bool:
     return matching(tokens, a + 1) == b - 1
 
 
-def _gap(src: bytes, tokens: list[Token], start: int, end: int,
-         text: str) -> list[tuple[int, int, str]]:
+def _gap(
+    src: bytes, tokens: list[Token], start: int, end: int, text: str
+) -> list[tuple[int, int, str]]:
     """Replace the bytes between two pieces. When they hold a line break or a comment, only
     the punctuation tokens are replaced (the first run by `text`, later ones by nothing),
     so backslash continuations in macros and comments survive."""

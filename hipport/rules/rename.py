@@ -25,65 +25,110 @@ from hipport.rules.tokens import (
 )
 from hipport.tables import Resolution, Status
 
-UNSUPPORTED = register(RuleInfo(
-    "HIP001", "unsupported-api", Severity.ERROR,
-    "A CUDA API with no HIP counterpart.",
-    "The name is left as it is, so the translated file will not build with HIP until the "
-    "call is replaced by hand.",
-    "cudaDeviceFlushGPUDirectRDMAWrites(target, scope);",
-    "Rewrite the code without the API, or guard it with #ifdef __HIP_PLATFORM_NVIDIA__. "
-    "Check the finding's alternative for an AMD hipExt API that can stand in."))
-NEEDS_NEWER_ROCM = register(RuleInfo(
-    "HIP002", "needs-newer-rocm", Severity.ERROR,
-    "The HIP counterpart exists, but only in a ROCm newer than the target.",
-    "Renaming would produce code that does not build with the ROCm release you aim at, so "
-    "the name is left unchanged.",
-    "cudaMallocAsync(&p, n, stream);  // hipMallocAsync needs ROCm 5.2",
-    "Raise the target (--rocm), or replace the call with one the target has."))
-EXPERIMENTAL = register(RuleInfo(
-    "HIP003", "experimental-mapping", Severity.WARNING,
-    "HIPIFY marks this mapping experimental; it is not applied by default.",
-    "Experimental HIP APIs may change or behave differently from CUDA.",
-    "cublasSgemm_64(...);",
-    "Pass --experimental to apply the mapping, and test the result."))
-DEPRECATED_CUDA = register(RuleInfo(
-    "HIP005", "deprecated-in-cuda", Severity.WARNING,
-    "The CUDA API is deprecated (by the target CUDA release); it was renamed anyway.",
-    "Deprecated APIs tend to be removed from HIP too; now is a good time to move off them.",
-    "cudaThreadSynchronize();",
-    "Use the API CUDA recommends instead (e.g. cudaDeviceSynchronize)."))
-REMOVED_CUDA = register(RuleInfo(
-    "HIP006", "removed-from-cuda", Severity.WARNING,
-    "The CUDA API was removed from CUDA (by the target CUDA release); it was renamed anyway.",
-    "The original code no longer builds with current CUDA, and HIP may drop the API too.",
-    "cudaBindTexture(0, tex, p, n);",
-    "Port to the replacement API (texture objects, ...)."))
-DEPRECATED_HIP = register(RuleInfo(
-    "HIP007", "deprecated-in-hip", Severity.WARNING,
-    "The HIP counterpart is deprecated in the target ROCm; it was renamed anyway.",
-    "Deprecated HIP APIs print warnings and are removed in later ROCm releases.",
-    "cudaMemcpyToArray(dst, 0, 0, src, n, kind);",
-    "Use the replacement HIP API (e.g. hipMemcpy2DToArray)."))
-REMOVED_HIP = register(RuleInfo(
-    "HIP008", "removed-from-hip", Severity.WARNING,
-    "The HIP counterpart was removed in the target ROCm; the name is left unchanged.",
-    "The renamed call would not build with the target ROCm.",
-    "cudaBindTexture(0, tex, p, n);  // hipBindTexture removed in ROCm 6",
-    "Port to the replacement API, or aim at an older ROCm."))
-REQUIRES_MACRO = register(RuleInfo(
-    "HIP010", "requires-macro", Severity.NOTE,
-    "The HIP name exists only when a macro is defined before the HIP headers.",
-    "Without the macro the renamed call does not build (e.g. the *_sync warp builtins).",
-    "__shfl_down_sync(0xffffffff, v, 16);",
-    "Define the macro (e.g. -DHIP_ENABLE_WARP_SYNC_BUILTINS) in the build; note that HIP "
-    "warp masks are 64-bit."))
-HIPEXT = register(RuleInfo(
-    "HIP011", "hipext-alternative", Severity.NOTE,
-    "An AMD-only hipExt API can stand in for this CUDA construct.",
-    "Where HIP has no direct counterpart, or offers an AMD-specific better fit, a hipExt API "
-    "may do the job; it is never applied silently, as it ties the code to AMD GPUs.",
-    "cuGreenCtxCreate(&ctx, desc, dev, flags);",
-    "Read the hipExt API's documentation and rewrite the call by hand if it fits."))
+UNSUPPORTED = register(
+    RuleInfo(
+        "HIP001",
+        "unsupported-api",
+        Severity.ERROR,
+        "A CUDA API with no HIP counterpart.",
+        "The name is left as it is, so the translated file will not build with HIP until the "
+        "call is replaced by hand.",
+        "cudaDeviceFlushGPUDirectRDMAWrites(target, scope);",
+        "Rewrite the code without the API, or guard it with #ifdef __HIP_PLATFORM_NVIDIA__. "
+        "Check the finding's alternative for an AMD hipExt API that can stand in.",
+    )
+)
+NEEDS_NEWER_ROCM = register(
+    RuleInfo(
+        "HIP002",
+        "needs-newer-rocm",
+        Severity.ERROR,
+        "The HIP counterpart exists, but only in a ROCm newer than the target.",
+        "Renaming would produce code that does not build with the ROCm release you aim at, so "
+        "the name is left unchanged.",
+        "cudaMallocAsync(&p, n, stream);  // hipMallocAsync needs ROCm 5.2",
+        "Raise the target (--rocm), or replace the call with one the target has.",
+    )
+)
+EXPERIMENTAL = register(
+    RuleInfo(
+        "HIP003",
+        "experimental-mapping",
+        Severity.WARNING,
+        "HIPIFY marks this mapping experimental; it is not applied by default.",
+        "Experimental HIP APIs may change or behave differently from CUDA.",
+        "cublasSgemm_64(...);",
+        "Pass --experimental to apply the mapping, and test the result.",
+    )
+)
+DEPRECATED_CUDA = register(
+    RuleInfo(
+        "HIP005",
+        "deprecated-in-cuda",
+        Severity.WARNING,
+        "The CUDA API is deprecated (by the target CUDA release); it was renamed anyway.",
+        "Deprecated APIs tend to be removed from HIP too; now is a good time to move off them.",
+        "cudaThreadSynchronize();",
+        "Use the API CUDA recommends instead (e.g. cudaDeviceSynchronize).",
+    )
+)
+REMOVED_CUDA = register(
+    RuleInfo(
+        "HIP006",
+        "removed-from-cuda",
+        Severity.WARNING,
+        "The CUDA API was removed from CUDA (by the target CUDA release); it was renamed anyway.",
+        "The original code no longer builds with current CUDA, and HIP may drop the API too.",
+        "cudaBindTexture(0, tex, p, n);",
+        "Port to the replacement API (texture objects, ...).",
+    )
+)
+DEPRECATED_HIP = register(
+    RuleInfo(
+        "HIP007",
+        "deprecated-in-hip",
+        Severity.WARNING,
+        "The HIP counterpart is deprecated in the target ROCm; it was renamed anyway.",
+        "Deprecated HIP APIs print warnings and are removed in later ROCm releases.",
+        "cudaMemcpyToArray(dst, 0, 0, src, n, kind);",
+        "Use the replacement HIP API (e.g. hipMemcpy2DToArray).",
+    )
+)
+REMOVED_HIP = register(
+    RuleInfo(
+        "HIP008",
+        "removed-from-hip",
+        Severity.WARNING,
+        "The HIP counterpart was removed in the target ROCm; the name is left unchanged.",
+        "The renamed call would not build with the target ROCm.",
+        "cudaBindTexture(0, tex, p, n);  // hipBindTexture removed in ROCm 6",
+        "Port to the replacement API, or aim at an older ROCm.",
+    )
+)
+REQUIRES_MACRO = register(
+    RuleInfo(
+        "HIP010",
+        "requires-macro",
+        Severity.NOTE,
+        "The HIP name exists only when a macro is defined before the HIP headers.",
+        "Without the macro the renamed call does not build (e.g. the *_sync warp builtins).",
+        "__shfl_down_sync(0xffffffff, v, 16);",
+        "Define the macro (e.g. -DHIP_ENABLE_WARP_SYNC_BUILTINS) in the build; note that HIP "
+        "warp masks are 64-bit.",
+    )
+)
+HIPEXT = register(
+    RuleInfo(
+        "HIP011",
+        "hipext-alternative",
+        Severity.NOTE,
+        "An AMD-only hipExt API can stand in for this CUDA construct.",
+        "Where HIP has no direct counterpart, or offers an AMD-specific better fit, a hipExt API "
+        "may do the job; it is never applied silently, as it ties the code to AMD GPUs.",
+        "cuGreenCtxCreate(&ctx, desc, dev, flags);",
+        "Read the hipExt API's documentation and rewrite the call by hand if it fits.",
+    )
+)
 
 _BY_STATUS = {
     Status.UNSUPPORTED: UNSUPPORTED.code,
@@ -185,16 +230,22 @@ class RenameRule:
             self._one(ctx, tok, res, edits, findings)
         if not edits and findings and _already_hip(ctx):
             # HIP code using a name CUDA deprecated but HIP keeps (__shfl_xor): not news.
-            findings = [f for f in findings
-                        if f.code not in (DEPRECATED_CUDA.code, REMOVED_CUDA.code)]
+            findings = [
+                f for f in findings if f.code not in (DEPRECATED_CUDA.code, REMOVED_CUDA.code)
+            ]
         return edits, findings
 
-    def _one(self, ctx: Context, tok: Token, res: Resolution, edits: list[Edit],
-             findings: list[Finding]) -> None:
+    def _one(
+        self, ctx: Context, tok: Token, res: Resolution, edits: list[Edit], findings: list[Finding]
+    ) -> None:
         name = tok.text
-        fields = dict(api=name, family=res.family, hip=res.new_name,
-                      min_rocm=str(res.min_rocm) if res.min_rocm else None,
-                      alternative=", ".join(a.name for a in res.alternatives) or None)
+        fields = dict(
+            api=name,
+            family=res.family,
+            hip=res.new_name,
+            min_rocm=str(res.min_rocm) if res.min_rocm else None,
+            alternative=", ".join(a.name for a in res.alternatives) or None,
+        )
         if res.status is Status.MAPPED:
             if not _plain_c_name(res):
                 ctx.use(tok, res, res.new_name)
@@ -206,15 +257,26 @@ class RenameRule:
                 (DEPRECATED_HIP.code, res.deprecated_hip, "deprecated in HIP"),
             ):
                 if version is not None:
-                    findings.append(ctx.finding(
-                        code, tok.start, tok.end,
-                        f"{name} is {what} since {version} (renamed to {res.new_name})",
-                        **fields))
+                    findings.append(
+                        ctx.finding(
+                            code,
+                            tok.start,
+                            tok.end,
+                            f"{name} is {what} since {version} (renamed to {res.new_name})",
+                            **fields,
+                        )
+                    )
             if res.condition:
-                findings.append(ctx.finding(
-                    REQUIRES_MACRO.code, tok.start, tok.end,
-                    f"{res.new_name} needs {res.condition} defined before the HIP headers",
-                    **fields, hint=f"add -D{res.condition} to the build"))
+                findings.append(
+                    ctx.finding(
+                        REQUIRES_MACRO.code,
+                        tok.start,
+                        tok.end,
+                        f"{res.new_name} needs {res.condition} defined before the HIP headers",
+                        **fields,
+                        hint=f"add -D{res.condition} to the build",
+                    )
+                )
             if res.alternatives and ctx.target.amd_ext:
                 findings.append(self._hipext(ctx, tok, res, fields))
             return
@@ -229,22 +291,28 @@ class RenameRule:
     def _hipext(self, ctx: Context, tok: Token, res: Resolution, fields: dict) -> Finding:
         ext = res.alternatives[0]
         return ctx.finding(
-            HIPEXT.code, tok.start, tok.end,
+            HIPEXT.code,
+            tok.start,
+            tok.end,
             f"AMD extension {ext.name} can stand in for {tok.text}: {ext.stands_in_for}",
-            **{**fields, "hint": ext.signature})
+            **{**fields, "hint": ext.signature},
+        )
 
     def _in_string(self, ctx: Context, tok: Token) -> list[Edit]:
         """Whole-word API names inside a string literal (only with translate_strings)."""
         out: list[Edit] = []
-        raw = ctx.source[tok.start:tok.end]
+        raw = ctx.source[tok.start : tok.end]
         prefix = raw.find(b'"')
         for m in _WORD.finditer(raw, prefix + 1):
             word = m.group().decode("ascii", "replace")
             user = ctx.options.user_renames.get(word)
             if user is not None:
                 new = user
-            elif word in ctx.tables.by_cuda and word not in ctx.options.disabled_mappings \
-                    and word not in PRESERVE:
+            elif (
+                word in ctx.tables.by_cuda
+                and word not in ctx.options.disabled_mappings
+                and word not in PRESERVE
+            ):
                 res = ctx.resolve(word)
                 if not res.renames:
                     continue
@@ -268,15 +336,19 @@ def _call_arity(tokens: list[Token], i: int) -> int | None:
 def _already_hip(ctx: Context) -> bool:
     """The file includes a HIP header and nothing in it needs renaming."""
     src = ctx.source
-    return any(d.name == "include" and b"hip" in src[d.line_start:d.line_end]
-               for d in ctx.directives) and not any(u.new_name != u.api for u in ctx.uses)
+    return any(
+        d.name == "include" and b"hip" in src[d.line_start : d.line_end] for d in ctx.directives
+    ) and not any(u.new_name != u.api for u in ctx.uses)
 
 
 def _plain_c_name(res: Resolution) -> bool:
     """A device-library name that is also plain C/C++ (log, sqrtf, min, abs): CUDA provides
     it, but seeing it says nothing about the file being CUDA, so it is not a Use."""
-    return (res.family == "device" and res.new_name == res.name
-            and not res.name.startswith(("__", "atomic")))
+    return (
+        res.family == "device"
+        and res.new_name == res.name
+        and not res.name.startswith(("__", "atomic"))
+    )
 
 
 def _index_set(ranges: list[tuple[int, int]]) -> frozenset[int]:

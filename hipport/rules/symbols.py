@@ -50,8 +50,12 @@ VOID_CAST = "reinterpret_cast<void**>"
 MISSING_DEFAULT = {
     "cudaMalloc3DArray": (3, "0"),
 }
-_REWRITTEN = frozenset(SYMBOL_ARGUMENT) | frozenset(FUNCTION_ARGUMENT) | frozenset(
-    VOID_PTR_PTR_ARGUMENT) | frozenset(MISSING_DEFAULT)
+_REWRITTEN = (
+    frozenset(SYMBOL_ARGUMENT)
+    | frozenset(FUNCTION_ARGUMENT)
+    | frozenset(VOID_PTR_PTR_ARGUMENT)
+    | frozenset(MISSING_DEFAULT)
+)
 
 
 class SymbolsRule:
@@ -89,8 +93,11 @@ class SymbolsRule:
         if tok.text in MISSING_DEFAULT:
             count, default = MISSING_DEFAULT[tok.text]
             if args is not None and len(args) == count:
-                end = tokens[code_range(tokens, *args[-1])[1] - 1].end if code_range(
-                    tokens, *args[-1]) else tokens[rparen].start
+                end = (
+                    tokens[code_range(tokens, *args[-1])[1] - 1].end
+                    if code_range(tokens, *args[-1])
+                    else tokens[rparen].start
+                )
                 edits.append(ctx.edit(end, end, ", " + default, self.name))
             return
         index = SYMBOL_ARGUMENT[tok.text]
@@ -103,15 +110,26 @@ class SymbolsRule:
         if first.text == WRAPPER:
             return
         if first.kind == LITERAL and b - a == 1:
-            findings.append(self._human(
-                ctx, tok, "the symbol is given by name (a string), which CUDA 5 removed; "
-                "pass the symbol itself"))
+            findings.append(
+                self._human(
+                    ctx,
+                    tok,
+                    "the symbol is given by name (a string), which CUDA 5 removed; "
+                    "pass the symbol itself",
+                )
+            )
             return
         edits.append(ctx.edit(first.start, first.start, WRAPPER + "(", self.name))
         edits.append(ctx.edit(tokens[b - 1].end, tokens[b - 1].end, ")", self.name))
 
-    def _wrap_name(self, ctx: Context, args: list[tuple[int, int]] | None, index: int,
-                   cast: str, edits: list[Edit]) -> None:
+    def _wrap_name(
+        self,
+        ctx: Context,
+        args: list[tuple[int, int]] | None,
+        index: int,
+        cast: str,
+        edits: list[Edit],
+    ) -> None:
         """Cast a kernel given by name; anything else (a cast, a pointer expression) is
         already a pointer and is left alone."""
         tokens = ctx.tokens
@@ -120,8 +138,9 @@ class SymbolsRule:
             return
         self._wrap(ctx, arg, cast, edits)
 
-    def _wrap_pointer(self, ctx: Context, args: list[tuple[int, int]] | None, index: int,
-                      edits: list[Edit]) -> None:
+    def _wrap_pointer(
+        self, ctx: Context, args: list[tuple[int, int]] | None, index: int, edits: list[Edit]
+    ) -> None:
         """Cast `&p` (or any expression) to void**, unless the code casts it already."""
         tokens = ctx.tokens
         arg = code_range(tokens, *args[index]) if args and len(args) > index else None
@@ -139,17 +158,25 @@ class SymbolsRule:
         edits.append(ctx.edit(tokens[b - 1].end, tokens[b - 1].end, ")", self.name))
 
     def _human(self, ctx: Context, tok, why: str) -> Finding:  # noqa: ANN001
-        return ctx.finding(NEEDS_HUMAN.code, tok.start, tok.end,
-                           f"{tok.text}: {why}; wrap the symbol in {WRAPPER}(...) by hand",
-                           api=tok.text, hint=f"{WRAPPER}(symbol)")
+        return ctx.finding(
+            NEEDS_HUMAN.code,
+            tok.start,
+            tok.end,
+            f"{tok.text}: {why}; wrap the symbol in {WRAPPER}(...) by hand",
+            api=tok.text,
+            hint=f"{WRAPPER}(symbol)",
+        )
 
 
 def _plain_name(tokens: list, a: int, b: int) -> bool:
     """`k`, `ns::k`, `&k`, `k<T, 4>`: a (qualified, template) name, maybe with `&`."""
     if tokens[a].text == "&":
         a += 1
-    if a >= b or tokens[a].kind != IDENTIFIER or tokens[a].text in ("reinterpret_cast",
-                                                                     "static_cast"):
+    if (
+        a >= b
+        or tokens[a].kind != IDENTIFIER
+        or tokens[a].text in ("reinterpret_cast", "static_cast")
+    ):
         return False
     j = a + 1
     while j + 1 < b and tokens[j].text == "::" and tokens[j + 1].kind == IDENTIFIER:

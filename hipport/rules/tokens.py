@@ -60,8 +60,9 @@ def matching(tokens: list[Token], i: int, limit: int | None = None) -> int | Non
     return None
 
 
-def split_args(tokens: list[Token], open_i: int, close_i: int, *,
-               templates: bool = False) -> list[tuple[int, int]] | None:
+def split_args(
+    tokens: list[Token], open_i: int, close_i: int, *, templates: bool = False
+) -> list[tuple[int, int]] | None:
     """Top-level comma-separated arguments between brackets at open_i and close_i, as
     half-open token index ranges [a, b). None when brackets inside do not balance.
     An empty argument list gives []. With `templates`, commas inside template argument
@@ -124,8 +125,9 @@ def template_close(tokens: list[Token], i: int, end: int) -> int | None:
     return None
 
 
-def split_template_args(tokens: list[Token], open_i: int,
-                        close_i: int) -> list[tuple[int, int]] | None:
+def split_template_args(
+    tokens: list[Token], open_i: int, close_i: int
+) -> list[tuple[int, int]] | None:
     """As split_args, but commas inside template argument lists (`f<a, b>`) do not split."""
     return split_args(tokens, open_i, close_i, templates=True)
 
@@ -150,14 +152,22 @@ def adjacent(tokens: list[Token], i: int) -> bool:
 
 def is_launch_open(tokens: list[Token], i: int) -> bool:
     """`<<<` lexes as `<<` `<`."""
-    return (tokens[i].text == "<<" and tokens[i].kind == PUNCTUATION and adjacent(tokens, i)
-            and tokens[i + 1].text == "<")
+    return (
+        tokens[i].text == "<<"
+        and tokens[i].kind == PUNCTUATION
+        and adjacent(tokens, i)
+        and tokens[i + 1].text == "<"
+    )
 
 
 def is_launch_close(tokens: list[Token], i: int) -> bool:
     """`>>>` lexes as `>>` `>`."""
-    return (tokens[i].text == ">>" and tokens[i].kind == PUNCTUATION and adjacent(tokens, i)
-            and tokens[i + 1].text == ">")
+    return (
+        tokens[i].text == ">>"
+        and tokens[i].kind == PUNCTUATION
+        and adjacent(tokens, i)
+        and tokens[i + 1].text == ">"
+    )
 
 
 @dataclass(frozen=True)

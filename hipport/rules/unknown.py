@@ -15,14 +15,19 @@ from hipport.rules.launch import NEEDS_HUMAN
 from hipport.rules.rename import INCLUDE_GUARDS, PRESERVE, is_member_or_qualified
 from hipport.tables import Resolution, Status
 
-UNKNOWN = register(RuleInfo(
-    "HIP004", "unknown-cuda-identifier", Severity.ERROR,
-    "An identifier that looks like CUDA API but is not in hipport's tables.",
-    "It is left unchanged, so the HIP build will fail on it unless the project defines it; "
-    "it may be a newer CUDA API, a typo, or a name from a library hipport does not map.",
-    "cudaFrobnicate(ptr);",
-    "Port the call by hand; if the project defines the name itself, list it in the "
-    "project's names (or define it where hipport can see it) to silence this."))
+UNKNOWN = register(
+    RuleInfo(
+        "HIP004",
+        "unknown-cuda-identifier",
+        Severity.ERROR,
+        "An identifier that looks like CUDA API but is not in hipport's tables.",
+        "It is left unchanged, so the HIP build will fail on it unless the project defines it; "
+        "it may be a newer CUDA API, a typo, or a name from a library hipport does not map.",
+        "cudaFrobnicate(ptr);",
+        "Port the call by hand; if the project defines the name itself, list it in the "
+        "project's names (or define it where hipport can see it) to silence this.",
+    )
+)
 
 LOOKS_CUDA = re.compile(
     r"(?:cuda[A-Z_]\w*|cu[A-Z]\w*|CU_\w+|CUDA_\w+|CUDART_\w+|cublas\w*|CUBLAS_\w+|"
@@ -30,14 +35,15 @@ LOOKS_CUDA = re.compile(
     r"CUFFT_\w+|cudnn\w*|CUDNN_\w+|nvrtc\w*|NVRTC_\w+|cutensor\w*|CUTENSOR_\w+|"
     r"nvtx[A-Z]\w*|NVTX_\w+|__nv_\w+|__cuda\w*|"
     # the *_sync warp intrinsics: HIP has them only recently, the tables list a few
-    r"__(?:ballot|all|any|uni|match_any|match_all|reduce_\w+)_sync)\Z")
+    r"__(?:ballot|all|any|uni|match_any|match_all|reduce_\w+)_sync)\Z"
+)
 
 # CUDA's predefined macros and what HIP offers instead.
 CUDA_MACROS = {
     "CUDA_VERSION": "HIP_VERSION (ROCm's version, not CUDA's), or test __HIP_PLATFORM_AMD__",
     "CUDART_VERSION": "HIP_VERSION, or test __HIP_PLATFORM_AMD__",
     "__CUDA_ARCH__": "__HIP_DEVICE_COMPILE__ for device-side code; the architecture macros "
-                     "(__gfx90a__, ...) for a specific GPU",
+    "(__gfx90a__, ...) for a specific GPU",
     "__CUDA_ARCH_LIST__": "__HIP_DEVICE_COMPILE__ / gfx architecture macros",
     "__NVCC__": "__HIPCC__",
     "__CUDACC_VER_MAJOR__": "HIP_VERSION_MAJOR",
@@ -71,9 +77,14 @@ class UnknownRule:
                 if name not in known and name not in seen_macro:
                     seen_macro.add(name)
                     finding = ctx.finding(
-                        NEEDS_HUMAN.code, tok.start, tok.end,
+                        NEEDS_HUMAN.code,
+                        tok.start,
+                        tok.end,
                         f"{name} is defined by nvcc, not by HIP: code testing it takes a "
-                        f"different branch under HIP", api=name, hint=macro_hint)
+                        f"different branch under HIP",
+                        api=name,
+                        hint=macro_hint,
+                    )
                     if _guards_error(ctx, i):
                         finding.severity = Severity.ERROR
                         finding.message += "; an #error in this #if chain will fire"
@@ -90,9 +101,15 @@ class UnknownRule:
             if is_member_or_qualified(tokens, i, ctx.directive_at):
                 continue
             ctx.use(tok, Resolution(name, Status.UNKNOWN))
-            findings.append(ctx.finding(
-                UNKNOWN.code, tok.start, tok.end,
-                f"{name} looks like CUDA but is not in hipport's tables", api=name))
+            findings.append(
+                ctx.finding(
+                    UNKNOWN.code,
+                    tok.start,
+                    tok.end,
+                    f"{name} looks like CUDA but is not in hipport's tables",
+                    api=name,
+                )
+            )
         return [], findings
 
 
@@ -103,8 +120,13 @@ def _may_report(ctx: Context, name: str, known: frozenset[str]) -> bool:
     tables, opts = ctx.tables, ctx.options
     if not LOOKS_CUDA.match(name) or name in tables.by_cuda or tables.is_hip_name(name):
         return False
-    return not (name in known or name in opts.user_renames or name in opts.disabled_mappings
-                or name in PRESERVE or name in INCLUDE_GUARDS)
+    return not (
+        name in known
+        or name in opts.user_renames
+        or name in opts.disabled_mappings
+        or name in PRESERVE
+        or name in INCLUDE_GUARDS
+    )
 
 
 _OPENS = ("if", "ifdef", "ifndef")
@@ -128,7 +150,7 @@ def _guards_error(ctx: Context, i: int) -> bool:
             depth -= 1
         k -= 1
     depth = 0
-    for other in dirs[k + 1:]:
+    for other in dirs[k + 1 :]:
         if other.name in _OPENS:
             depth += 1
         elif other.name == "endif":

@@ -55,8 +55,10 @@ class Resolution:
             case Status.NEEDS_NEWER_ROCM:
                 text = f"{self.name} -> {self.new_name} needs {rocm} or newer"
             case Status.EXPERIMENTAL:
-                text = (f"{self.name} -> {self.new_name} is experimental in ROCm "
-                        f"{self.experimental} (use --experimental to apply it)")
+                text = (
+                    f"{self.name} -> {self.new_name} is experimental in ROCm "
+                    f"{self.experimental} (use --experimental to apply it)"
+                )
             case Status.REMOVED_HIP:
                 text = f"{self.new_name} was removed from HIP in ROCm {self.removed_hip}"
             case Status.HIP:
@@ -71,11 +73,21 @@ class Resolution:
 def _side(mapping: Mapping, target: Target) -> tuple[str | None, str, tuple[Version | None, ...]]:
     """The counterpart to use: the ROCm library with --roc where the table has one."""
     if target.roc and mapping.roc:
-        return mapping.roc, mapping.roc_library or "roc", (
-            mapping.roc_added, mapping.roc_deprecated, mapping.roc_removed,
-            mapping.roc_experimental)
-    return mapping.hip, "hip", (
-        mapping.hip_added, mapping.hip_deprecated, mapping.hip_removed, mapping.hip_experimental)
+        return (
+            mapping.roc,
+            mapping.roc_library or "roc",
+            (
+                mapping.roc_added,
+                mapping.roc_deprecated,
+                mapping.roc_removed,
+                mapping.roc_experimental,
+            ),
+        )
+    return (
+        mapping.hip,
+        "hip",
+        (mapping.hip_added, mapping.hip_deprecated, mapping.hip_removed, mapping.hip_experimental),
+    )
 
 
 def _reached(version: Version | None, target: Version | None) -> Version | None:
@@ -129,11 +141,16 @@ def resolve_row(tables: Tables, mapping: Mapping, target: Target) -> Resolution:
     rocm = target.rocm or tables.newest_rocm
     counterpart, library, (added, deprecated, removed, experimental) = _side(mapping, target)
     common = dict(
-        mapping=mapping, new_name=counterpart, library=library, min_rocm=added,
+        mapping=mapping,
+        new_name=counterpart,
+        library=library,
+        min_rocm=added,
         deprecated_cuda=_reached(mapping.cuda_deprecated, target.cuda),
         removed_cuda=_reached(mapping.cuda_removed, target.cuda),
-        deprecated_hip=_reached(deprecated, rocm), removed_hip=_reached(removed, rocm),
-        experimental=experimental, condition=mapping.condition,
+        deprecated_hip=_reached(deprecated, rocm),
+        removed_hip=_reached(removed, rocm),
+        experimental=experimental,
+        condition=mapping.condition,
         alternatives=tuple(tables.hipext_for.get(name, ())),
     )
     if not counterpart:

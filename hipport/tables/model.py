@@ -13,13 +13,34 @@ from hipport.target import Version
 
 # The families, in the order in which a name present in several of them is resolved.
 FAMILIES = (
-    "runtime", "driver", "device", "complex", "blas", "rand", "sparse", "solver", "fft",
-    "dnn", "cub", "rtc",
+    "runtime",
+    "driver",
+    "device",
+    "complex",
+    "blas",
+    "rand",
+    "sparse",
+    "solver",
+    "fft",
+    "dnn",
+    "cub",
+    "rtc",
 )
 VERSION_COLUMNS = (
-    "cuda_added", "cuda_deprecated", "cuda_changed", "cuda_removed",
-    "hip_added", "hip_deprecated", "hip_changed", "hip_removed", "hip_experimental",
-    "roc_added", "roc_deprecated", "roc_changed", "roc_removed", "roc_experimental",
+    "cuda_added",
+    "cuda_deprecated",
+    "cuda_changed",
+    "cuda_removed",
+    "hip_added",
+    "hip_deprecated",
+    "hip_changed",
+    "hip_removed",
+    "hip_experimental",
+    "roc_added",
+    "roc_deprecated",
+    "roc_changed",
+    "roc_removed",
+    "roc_experimental",
 )
 
 
@@ -123,26 +144,81 @@ def _read_family(path: Path) -> list[Mapping]:
         c = line.split("\t")
         if len(c) != len(header):
             raise ValueError(f"{path}: row {c[0]!r} has {len(c)} cells, not {len(header)}")
-        for cell in (c[4], c[5], c[6], c[7], c[9], c[10], c[11], c[12], c[13], c[16], c[17],
-                     c[18], c[19], c[20]):
+        for cell in (
+            c[4],
+            c[5],
+            c[6],
+            c[7],
+            c[9],
+            c[10],
+            c[11],
+            c[12],
+            c[13],
+            c[16],
+            c[17],
+            c[18],
+            c[19],
+            c[20],
+        ):
             if cell not in _VERSIONS:
                 _version(cell)
-        rows.append(Mapping(
-            c[0], c[1], c[2], c[3], v(c[4]), v(c[5]), v(c[6]), v(c[7]),
-            c[8] or None, v(c[9]), v(c[10]), v(c[11]), v(c[12]), v(c[13]),
-            c[14] or None, c[15] or None, v(c[16]), v(c[17]), v(c[18]), v(c[19]), v(c[20]),
-            c[21] == "yes",
-        ))
+        rows.append(
+            Mapping(
+                c[0],
+                c[1],
+                c[2],
+                c[3],
+                v(c[4]),
+                v(c[5]),
+                v(c[6]),
+                v(c[7]),
+                c[8] or None,
+                v(c[9]),
+                v(c[10]),
+                v(c[11]),
+                v(c[12]),
+                v(c[13]),
+                c[14] or None,
+                c[15] or None,
+                v(c[16]),
+                v(c[17]),
+                v(c[18]),
+                v(c[19]),
+                v(c[20]),
+                c[21] == "yes",
+            )
+        )
     return rows
 
 
 def _addition(row: dict[str, str]) -> Mapping:
     """A reviewed row for a CUDA name HIPIFY's tables lack (additions.tsv)."""
     return Mapping(
-        row["cuda"], row["kind"], row["family"], row["section"], None, None, None, None,
-        row["hip"] or None, _version(row["hip_added"]), None, None, None, None,
-        None, None, None, None, None, None, None, not row["hip"],
-        row["condition"] or None, row["evidence"])
+        row["cuda"],
+        row["kind"],
+        row["family"],
+        row["section"],
+        None,
+        None,
+        None,
+        None,
+        row["hip"] or None,
+        _version(row["hip_added"]),
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        not row["hip"],
+        row["condition"] or None,
+        row["evidence"],
+    )
 
 
 class Tables:
@@ -166,8 +242,12 @@ class Tables:
                     self.by_hip.setdefault(name, []).append(row)
         self.includes = {
             r["cuda_header"]: IncludeMapping(
-                r["cuda_header"], r["hip_header"], r["roc_header"], r["api"],
-                r["is_main_header"] == "yes", r["unsupported"] == "yes",
+                r["cuda_header"],
+                r["hip_header"],
+                r["roc_header"],
+                r["api"],
+                r["is_main_header"] == "yes",
+                r["unsupported"] == "yes",
             )
             for r in _read_tsv(directory / "includes.tsv")
         }
@@ -175,13 +255,24 @@ class Tables:
         for o in self.include_overrides:
             base = self.includes[o["cuda_header"]]
             self.includes[o["cuda_header"]] = IncludeMapping(
-                base.cuda_header, o["hip_header"], o["roc_header"] or base.roc_header,
-                base.family, base.is_main_header, base.unsupported, o["evidence"])
+                base.cuda_header,
+                o["hip_header"],
+                o["roc_header"] or base.roc_header,
+                base.family,
+                base.is_main_header,
+                base.unsupported,
+                o["evidence"],
+            )
         self.hipext = {
             r["name"]: HipExt(
-                r["name"], r["kind"], Version.parse(r["rocm_added"]),
-                Version.parse(r["rocm_last_seen"]), r["signature"], r["stands_in_for"],
-                tuple(a for a in r["cuda_apis"].split(",") if a), r["note"],
+                r["name"],
+                r["kind"],
+                Version.parse(r["rocm_added"]),
+                Version.parse(r["rocm_last_seen"]),
+                r["signature"],
+                r["stands_in_for"],
+                tuple(a for a in r["cuda_apis"].split(",") if a),
+                r["note"],
             )
             for r in _read_tsv(directory / "hipext.tsv")
         }
@@ -199,8 +290,10 @@ class Tables:
             if override is None:
                 continue
             self.rows[i] = row._replace(
-                hip=override["hip"], hip_added=Version.parse(override["hip_added"]),
-                unsupported=False, condition=override["condition"] or None,
+                hip=override["hip"],
+                hip_added=Version.parse(override["hip_added"]),
+                unsupported=False,
+                condition=override["condition"] or None,
                 evidence=override["evidence"],
             )
 

@@ -9,4 +9,5 @@ def pytest_terminal_summary(terminalreporter) -> None:  # noqa: ANN001
     if FUZZ_COUNT["inputs"]:
         terminalreporter.write_line(
             f"fuzz: {FUZZ_COUNT['inputs']} inputs tried in {FUZZ_COUNT['seconds']:.1f} s "
-            "(each through the default and the launch_syntax=hip targets), 0 failures")
+            "(each through the default and the launch_syntax=hip targets), 0 failures"
+        )

@@ -19,10 +19,39 @@ ROOT = Path(__file__).resolve().parents[2]
 # Fragments that stress a C/CUDA lexer: launch brackets, open strings and comments, line
 # splices, preprocessor branches, NUL, invalid UTF-8 (lone continuation, overlong, surrogate
 # encoding, truncated sequence), a BOM, CR.
-INSERTS = (b"<<<", b">>>", b'"', b"'", b"/*", b"*/", b"//", b"\\\n", b"\\\r\n", b"#if",
-           b"#if 0\n", b"#endif\n", b"#define X(", b"\0", b"\x80", b"\xc0\xaf", b"\xed\xa0\x80",
-           b"\xe2\x82", b"\xff\xfe", b"\xef\xbb\xbf", b"\r", b"R\"x(", b"cudaMalloc",
-           b"<<<1, 2>>>(", b"__global__", b"{", b"}", b"(", b")", b"\t", b"??/")
+INSERTS = (
+    b"<<<",
+    b">>>",
+    b'"',
+    b"'",
+    b"/*",
+    b"*/",
+    b"//",
+    b"\\\n",
+    b"\\\r\n",
+    b"#if",
+    b"#if 0\n",
+    b"#endif\n",
+    b"#define X(",
+    b"\0",
+    b"\x80",
+    b"\xc0\xaf",
+    b"\xed\xa0\x80",
+    b"\xe2\x82",
+    b"\xff\xfe",
+    b"\xef\xbb\xbf",
+    b"\r",
+    b'R"x(',
+    b"cudaMalloc",
+    b"<<<1, 2>>>(",
+    b"__global__",
+    b"{",
+    b"}",
+    b"(",
+    b")",
+    b"\t",
+    b"??/",
+)
 
 TARGETS = (Target(), Target(launch_syntax="hip"))
 
@@ -48,7 +77,7 @@ def mutate(data: bytes, ops: list[tuple[int, int, int]]) -> bytes:
         elif kind == 2:
             del buf[at:]
         elif kind == 3:
-            del buf[at:at + value % 64]
+            del buf[at : at + value % 64]
         else:
             buf[at:at] = bytes([value % 256])
     return bytes(buf)
@@ -81,14 +110,18 @@ def check_result(data: bytes, result: TranslationResult) -> None:
 def ops_from_bytes(blob: bytes) -> list[tuple[int, int, int]]:
     """Operations from a byte string, 5 bytes each (kind, 24-bit position, value): hypothesis
     generates and shrinks a flat byte string far faster than a list of tuples."""
-    return [(blob[i] % 5, int.from_bytes(blob[i + 1:i + 4], "little"), blob[i + 4])
-            for i in range(0, len(blob) - 4, 5)]
+    return [
+        (blob[i] % 5, int.from_bytes(blob[i + 1 : i + 4], "little"), blob[i + 4])
+        for i in range(0, len(blob) - 4, 5)
+    ]
 
 
 def random_input(rng: random.Random, pool: list[bytes]) -> bytes:
     """For the long-running script: random bytes a fifth of the time, else a mutated seed."""
     if rng.random() < 0.2:
         return rng.randbytes(rng.randrange(0, 2048))
-    ops = [(rng.randrange(5), rng.randrange(1 << 20), rng.randrange(1 << 16))
-           for _ in range(rng.randrange(1, 12))]
+    ops = [
+        (rng.randrange(5), rng.randrange(1 << 20), rng.randrange(1 << 16))
+        for _ in range(rng.randrange(1, 12))
+    ]
     return mutate(rng.choice(pool), ops)

@@ -42,8 +42,10 @@ def main(argv: list[str] | None = None) -> int:
             traceback.print_exc()
             if failures >= 5:
                 break
-    print(f"fuzz: {tried} inputs tried, {failures} failures (seed {seed}, "
-          f"{args.seconds:.0f} s budget)")
+    print(
+        f"fuzz: {tried} inputs tried, {failures} failures (seed {seed}, "
+        f"{args.seconds:.0f} s budget)"
+    )
     return 1 if failures else 0
 
 

@@ -26,9 +26,12 @@ SEEDS = seeds()
 # past it return at once, but hypothesis still spends a few ms generating each one).
 MAX_EXAMPLES = max(50, int(BUDGET * 30))
 
-_fuzz_settings = settings(max_examples=MAX_EXAMPLES, deadline=None, database=None,
-                          suppress_health_check=[HealthCheck.too_slow,
-                                                 HealthCheck.data_too_large])
+_fuzz_settings = settings(
+    max_examples=MAX_EXAMPLES,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 class _Budget:
