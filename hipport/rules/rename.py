@@ -17,7 +17,6 @@ from hipport.lexer import IDENTIFIER, LITERAL, Token
 from hipport.rules.context import Context
 from hipport.rules.tokens import (
     is_punct,
-    is_word,
     matching,
     next_code,
     prev_code,
@@ -164,10 +163,31 @@ _ARITY_NAMES = frozenset(name for name, _ in ARITY_ALIASES)
 _WORD = re.compile(rb"(?<![\w\\])[A-Za-z_]\w*")
 
 
+# CUDA's declaration specifiers (macros, so identifiers to the lexer): never a namespace,
+# so `__host__ __device__ ::cudaError_t f();` has the global `::`.
+CUDA_SPECIFIERS = frozenset(
+    {
+        "__global__",
+        "__device__",
+        "__host__",
+        "__shared__",
+        "__constant__",
+        "__managed__",
+        "__forceinline__",
+        "__noinline__",
+        "__inline__",
+        "__restrict__",
+        "__grid_constant__",
+    }
+)
+
+
 def is_member_or_qualified(tokens: list[Token], i: int, directive_at: dict | None = None) -> bool:
     """tokens[i] follows `.`, `->`, or `X::` where X is a user name (not the global `::`).
-    With `directive_at` (Context.directive_at), a token in another directive line (the
-    `>` ending an #include) does not count as a qualifier."""
+    A keyword before `::` (`return ::cudaMalloc(...)`, `static ::cudaStream_t s;`) is no
+    namespace: that `::` is the global one. With `directive_at` (Context.directive_at), a
+    token in another directive line (the `>` ending an #include) does not count as a
+    qualifier."""
     p = prev_code(tokens, i)
     if p is None:
         return False
@@ -176,7 +196,13 @@ def is_member_or_qualified(tokens: list[Token], i: int, directive_at: dict | Non
         return True
     if is_punct(tokens, p, "::"):
         q = prev_code(tokens, p)
-        if q is None or not (is_word(tokens[q]) or tokens[q].text == ">"):
+        if q is None:
+            return False
+        qualifier = tokens[q]
+        if qualifier.kind == IDENTIFIER:
+            if qualifier.text in CUDA_SPECIFIERS:
+                return False
+        elif not is_punct(tokens, q, ">"):
             return False
         return directive_at is None or directive_at.get(q) is directive_at.get(i)
     return False
