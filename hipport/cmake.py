@@ -16,50 +16,9 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
+from hipport.catalogue import ARCHITECTURE, UNTRANSLATABLE
 from hipport.edits import Edit, apply
-from hipport.findings import Finding, Location, RuleInfo, Severity, register
-
-UNTRANSLATABLE = register(
-    RuleInfo(
-        code="HIP301",
-        name="cmake-untranslatable",
-        severity=Severity.WARNING,
-        summary="A CMake construct that is CUDA-specific and has no exact HIP counterpart.",
-        why=(
-            "Legacy FindCUDA macros, nvcc compiler settings, separable compilation, CUDA-only "
-            "libraries and `$<COMPILE_LANGUAGE:CUDA>` option blocks carry nvcc semantics. "
-            "Renaming them to HIP would hand nvcc options to clang or silently change how "
-            "the project links, so hipport leaves them as they are and asks for a decision."
-        ),
-        example="cuda_add_executable(app main.cu)\nset(CMAKE_CUDA_SEPARABLE_COMPILATION ON)",
-        fix=(
-            "Rewrite by hand with CMake's HIP language: `enable_language(HIP)`, "
-            "`find_package(hip)`, `set_source_files_properties(<.cu files> PROPERTIES "
-            "LANGUAGE HIP)`, `add_executable`; use `-fgpu-rdc` for relocatable device code "
-            "and `$<COMPILE_LANGUAGE:HIP>` with clang options."
-        ),
-    )
-)
-
-ARCHITECTURE = register(
-    RuleInfo(
-        code="HIP302",
-        name="cmake-architecture",
-        severity=Severity.WARNING,
-        summary="A CUDA architecture value (e.g. 80, native) kept in a HIP_ARCHITECTURES setting.",
-        why=(
-            "CUDA compute capabilities (70, 80, 90a, all-major, native) name NVIDIA GPUs. "
-            "HIP_ARCHITECTURES takes AMD gfx targets; there is no one-to-one map between the "
-            "two, so hipport renames the variable or property but keeps the value."
-        ),
-        example="set(CMAKE_CUDA_ARCHITECTURES 80)",
-        fix=(
-            "List the AMD GPUs you build for, e.g. `set(CMAKE_HIP_ARCHITECTURES "
-            '"gfx90a;gfx942")` for MI200/MI300 or `gfx1100` for RDNA3, or pass '
-            "-DCMAKE_HIP_ARCHITECTURES=... at configure time."
-        ),
-    )
-)
+from hipport.findings import Finding, Location, RuleInfo
 
 ARCH_SUGGESTION = "gfx90a;gfx942"
 HIP_MIN_CMAKE = (3, 21)

@@ -14,45 +14,29 @@ It never raises on bad input: a file it cannot lex gets `error` set and output =
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping as MappingABC
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+from hipport.catalogue import SEMANTIC_PARSE_ERROR
 from hipport.edits import Edit, OverlappingEdits, apply, normalize
-from hipport.findings import Finding, Location
+from hipport.findings import Finding, Use
 from hipport.lexer import IDENTIFIER, LexError, Token, lex, might_need_translation
-from hipport.tables import Status, Tables, load_tables
-from hipport.target import Target, Version
+from hipport.options import EngineOptions
+from hipport.rules import Context, Rule, RuleResult, all_rules, rule_for
+from hipport.rules.tokens import Directive
+from hipport.rules.tokens import directives as find_directives
+from hipport.semantic import analyze
+from hipport.tables import load_tables
+from hipport.target import Target
 
-if TYPE_CHECKING:
-    from hipport.rules.tokens import Directive
-
-
-@dataclass(frozen=True)
-class EngineOptions:
-    tables: Tables | None = None  # None: load_tables()
-    user_renames: MappingABC[str, str] = field(default_factory=dict)  # e.g. CUDA_CHECK -> HIP_CHECK
-    disabled_mappings: frozenset[str] = frozenset()  # built-in mappings turned off by the user
-    project_names: frozenset[str] = frozenset()  # names the user's project defines elsewhere
-    include_renames: MappingABC[str, str] = field(default_factory=dict)  # "a.cuh" -> "a.hip.h"
-    semantic: bool = False
-    cuda_path: str | None = None
-    compile_args: tuple[str, ...] = ()
-    # Tests (debug) only: re-translate the output and check it is stable, and check that
-    # every byte outside the edits is unchanged; a violation raises AssertionError.
-    check_invariants: bool = False
-
-
-@dataclass(frozen=True)
-class Use:
-    """One occurrence of a CUDA API identifier, mapped or not (for statistics and reports)."""
-
-    api: str
-    family: str | None
-    status: Status
-    location: Location
-    new_name: str | None = None
-    min_rocm: Version | None = None
+__all__ = [
+    "EngineOptions",
+    "TranslationResult",
+    "Use",
+    "defined_names",
+    "names_defined_by",
+    "run_rule",
+    "translate_source",
+]
 
 
 @dataclass
@@ -102,29 +86,57 @@ def _translate(
 def _translate_tokens(
     source: bytes, tokens: list[Token], path: str, target: Target, options: EngineOptions
 ) -> TranslationResult:
-    from hipport.rules import Context, all_rules  # the rules import this module's types
-
-    tables = options.tables or load_tables()
-    ctx = Context(source, tokens, path, target, tables, options)
-    # the directive lines are found once per file, for this and for every rule
-    ctx.defined = defined = names_defined_by(tokens, source, ctx.directives)
+    ctx = _context(source, tokens, path, target, options)
     findings: list[Finding] = []
     if options.semantic or options.cuda_path or options.compile_args:
         findings.extend(_semantic(ctx))
     edits: list[Edit] = []
     for rule in all_rules():
-        rule_edits, rule_findings = rule.run(ctx)
-        edits.extend(rule_edits)
-        findings.extend(rule_findings)
+        result = rule.run(ctx)
+        edits.extend(result.edits)
+        findings.extend(result.findings)
+        # later rules read the uses found so far (includes: is anything CUDA's?)
+        ctx.earlier_uses.extend(result.uses)
     edits = _drop_overlaps(edits)
     output = apply(source, edits)
+    _sort(findings)
+    uses = list(ctx.earlier_uses)
+    return TranslationResult(path, source, output, edits, findings, uses, ctx.defined)
+
+
+def _context(
+    source: bytes, tokens: list[Token], path: str, target: Target, options: EngineOptions
+) -> Context:
+    ctx = Context(source, tokens, path, target, options.tables or load_tables(), options)
+    # the directive lines are found once per file, for this and for every rule
+    ctx.defined = names_defined_by(tokens, source, ctx.directives)
+    return ctx
+
+
+def _sort(findings: list[Finding]) -> None:
     findings.sort(key=lambda f: (f.location.line, f.location.column, f.code))
-    return TranslationResult(path, source, output, edits, findings, ctx.uses, defined)
 
 
-def _semantic(ctx) -> list[Finding]:  # noqa: ANN001 (Context: imported late)
-    from hipport.semantic import SEMANTIC_PARSE_ERROR, analyze
+def run_rule(
+    rule: str | Rule,
+    source: bytes,
+    path: str = "input.cu",
+    target: Target | None = None,
+    options: EngineOptions | None = None,
+) -> RuleResult:
+    """Run one rule on one source as the engine would, without the other rules (for tests
+    and exploration). `rule`: a code ("HIP101"), a rule name ("inline-ptx"), a rule module
+    ("rules.hazards.inline_ptx") or a Rule object. Uses of earlier rules are not seen."""
+    options = options or EngineOptions()
+    target = target or Target()
+    the_rule = rule_for(rule) if isinstance(rule, str) else rule
+    ctx = _context(source, lex(source, path), path, target, options)
+    result = the_rule.run(ctx)
+    _sort(result.findings)
+    return result
 
+
+def _semantic(ctx: Context) -> list[Finding]:
     info = analyze(ctx.source, ctx.path, ctx.options.cuda_path, ctx.options.compile_args)
     if info.errors:
         return [
@@ -275,8 +287,6 @@ def names_defined_by(
     the file's directive lines when the caller has them already.
     """
     if directives is None:
-        from hipport.rules.tokens import directives as find_directives
-
         directives = find_directives(source, tokens) if source else []
     names: set[str] = set()
     in_directive: set[int] = set()

@@ -1,31 +1,29 @@
 """Findings as data: what hipport reports, with a stable rule code and a location.
 
 Every renderer (text, JSON, SARIF, JUnit, GitHub, CSV, Markdown, HTML) is a thin view of a
-list of `Finding`. Rules are registered once here with their code, name, default severity
-and documentation, so `hipport rule CODE` and SARIF's rule metadata read the same text.
+list of `Finding`. A finding's code names its rule in hipport.catalogue (code, name,
+default severity, documentation; re-exported here). `Use` records one occurrence of a CUDA
+API name, for statistics and reports.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from enum import StrEnum
 
+from hipport.catalogue import FILE_ERROR, RULES, RuleInfo, Severity, rule_by_code_or_name
+from hipport.tables import Status
+from hipport.target import Version
 
-class Severity(StrEnum):
-    ERROR = "error"
-    WARNING = "warning"
-    NOTE = "note"
-
-    @property
-    def rank(self) -> int:
-        return {"error": 3, "warning": 2, "note": 1}[self.value]
-
-    @classmethod
-    def parse(cls, text: str) -> Severity:
-        try:
-            return cls(text.lower())
-        except ValueError:
-            raise ValueError(f"unknown severity {text!r}: use error, warning or note") from None
+__all__ = [
+    "FILE_ERROR",
+    "RULES",
+    "Finding",
+    "Location",
+    "RuleInfo",
+    "Severity",
+    "Use",
+    "rule_by_code_or_name",
+]
 
 
 @dataclass(frozen=True)
@@ -37,17 +35,6 @@ class Location:
     column: int
     end_line: int
     end_column: int
-
-
-@dataclass(frozen=True)
-class RuleInfo:
-    code: str  # stable, e.g. "HIP001"
-    name: str  # kebab-case, e.g. "unsupported-api"
-    severity: Severity  # default
-    summary: str  # one line: what it finds
-    why: str  # why it matters
-    example: str  # a CUDA snippet that triggers it
-    fix: str  # how to fix it
 
 
 @dataclass
@@ -75,37 +62,13 @@ class Finding:
         return data
 
 
-RULES: dict[str, RuleInfo] = {}
+@dataclass(frozen=True)
+class Use:
+    """One occurrence of a CUDA API identifier, mapped or not (for statistics and reports)."""
 
-
-def register(info: RuleInfo) -> RuleInfo:
-    if info.code in RULES and RULES[info.code] != info:
-        raise ValueError(f"rule code {info.code} registered twice")
-    RULES[info.code] = info
-    return info
-
-
-def rule_by_code_or_name(key: str) -> RuleInfo | None:
-    key_up = key.upper()
-    if key_up in RULES:
-        return RULES[key_up]
-    for info in RULES.values():
-        if info.name == key.lower():
-            return info
-    return None
-
-
-# The one rule that belongs to the run rather than to a rule module: the runner makes these
-# findings and the report counts them.
-FILE_ERROR = register(
-    RuleInfo(
-        "HIP202",
-        "file-error",
-        Severity.ERROR,
-        "A file hipport could not read, tokenize or translate.",
-        "Nothing in the file was checked, so a clean report would be a false promise.",
-        "hipport check binary.cu  # a file holding NUL bytes, or unreadable",
-        "Fix or exclude the file (exclude = [...] in [tool.hipport]); the message says why it "
-        "failed.",
-    )
-)
+    api: str
+    family: str | None
+    status: Status
+    location: Location
+    new_name: str | None = None
+    min_rocm: Version | None = None

@@ -16,22 +16,6 @@ from functools import cache
 
 from clang import cindex
 
-from hipport.findings import RuleInfo, Severity, register
-
-SEMANTIC_PARSE_ERROR = register(
-    RuleInfo(
-        "HIP013",
-        "semantic-parse-error",
-        Severity.NOTE,
-        "The semantic (AST) pass could not parse the file; tokens alone were used.",
-        "Without the AST, hipport cannot tell a user's own `cudaFoo` from CUDA's or confirm "
-        "kernel launches; the token path still translates everything it knows.",
-        "hipport --semantic file.cu  # with no CUDA toolkit or clang resource headers",
-        "Pass --cuda-path, install the clang-tidy wheel matching libclang (its resource "
-        "headers are used), or give the compile flags with a compilation database.",
-    )
-)
-
 
 @dataclass
 class SemanticInfo:

@@ -18,20 +18,8 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from hipport.findings import Finding, Location, RuleInfo, Severity, register, rule_by_code_or_name
-
-UNUSED_SUPPRESSION = register(
-    RuleInfo(
-        "HIP201",
-        "unused-suppression",
-        Severity.WARNING,
-        "A `hipport: ignore` comment that silences no finding.",
-        "Suppressions outlive the code they were written for; an unused one hides nothing today "
-        "but would silently hide a new finding on that line tomorrow.",
-        "hipMalloc(&p, n);  // hipport: ignore[HIP001]",
-        "Delete the comment, or narrow it to the codes that still fire on that line.",
-    )
-)
+from hipport.catalogue import UNUSED_SUPPRESSION
+from hipport.findings import Finding, Location, rule_by_code_or_name
 
 LINE, NEXT_LINE, FILE = "ignore", "ignore-next-line", "ignore-file"
 

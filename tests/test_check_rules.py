@@ -9,11 +9,8 @@ import pytest
 
 from hipport.engine import EngineOptions
 from hipport.findings import RULES
-from hipport.report import load_rules
 from hipport.target import Target, Version
 from tests.test_report_helpers import codes, report_of
-
-load_rules()
 
 HEAD = "#include <cuda_runtime.h>\n"
 

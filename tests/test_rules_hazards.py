@@ -7,11 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from hipport.engine import EngineOptions
+from hipport.engine import run_rule
 from hipport.findings import RULES, Severity
-from hipport.lexer import lex
 from hipport.rules import all_rules
-from hipport.rules.context import Context
 from hipport.rules.hazards import CODES, RULE
 from hipport.target import Target
 
@@ -20,10 +18,9 @@ CASE_FILES = sorted(CASES.glob("*/*.cu"))
 
 
 def hazards(source: bytes, path: str = "input.cu") -> list[str]:
-    ctx = Context(source, lex(source, path), path, Target(), None, EngineOptions())  # type: ignore[arg-type]
-    edits, findings = RULE.run(ctx)
-    assert edits == []
-    return [f"{f.code} {f.location.line}:{f.location.column}" for f in findings]
+    result = run_rule(RULE, source, path)
+    assert result.edits == []
+    return [f"{f.code} {f.location.line}:{f.location.column}" for f in result.findings]
 
 
 @pytest.mark.parametrize("case", CASE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -192,14 +189,12 @@ def test_device_prop_field_is_an_error_before_rocm6_only() -> None:
 
 
 def _run_hazards(src: bytes, target: Target) -> list:
-    ctx = Context(src, lex(src, "a.cu"), "a.cu", target, None, EngineOptions())  # type: ignore[arg-type]
-    return [f for f in RULE.run(ctx)[1] if f.code == "HIP108"]
+    return [f for f in run_rule(RULE, src, "a.cu", target).findings if f.code == "HIP108"]
 
 
 def test_finding_fields() -> None:
     src = b"__device__ int f(int v) { return __shfl_down_sync(0xffffffff, v, 1); }"
-    ctx = Context(src, lex(src, "a.cu"), "a.cu", Target(), None, EngineOptions())  # type: ignore[arg-type]
-    (finding,) = RULE.run(ctx)[1]
+    (finding,) = run_rule(RULE, src, "a.cu").findings
     assert finding.api == "__shfl_down_sync"
     assert finding.severity is Severity.WARNING
     loc = finding.location

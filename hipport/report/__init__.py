@@ -51,19 +51,5 @@ def render(report, fmt: str, options: RenderOptions | None = None) -> str:  # no
 
 
 def load_rules() -> None:
-    """Import every module that registers rule codes, so RULES is complete."""
-    from hipport.rules import all_rules
-
-    all_rules()
-    for name in (
-        "hipport.cmake",
-        "hipport.semantic",
-        "hipport.suppressions",
-        "hipport.report.model",
-        "hipport.rules.hazards",
-    ):
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
+    """Nothing to load: every rule is in the static catalogue (hipport.catalogue), which
+    hipport.findings imports. Kept so that callers need not change."""

@@ -1,43 +1,62 @@
-"""The rules, in the order the engine runs them. Each is a small module with a `RULE`
-object following the `Rule` protocol: `run(ctx) -> (edits, findings)`.
+"""The rules, in the order the engine runs them (hipport.catalogue.RULE_MODULES).
 
-To add a rule: write hipport/rules/<name>.py exposing `RULE`, register its finding codes
-there with `hipport.findings.register`, and list the module below.
+A rule is a small module exposing `RULE`, an object with `name`, `codes` (the catalogue
+codes its findings carry) and `run(ctx: Context) -> RuleResult`: it reads the file through
+the Context and returns its edits, findings and API uses as a value. Token helpers that
+more than one rule needs live in rules/tokens.py (hazards: rules/hazards/_index.py and
+rules/tokens.py); a rule never imports another rule.
+
+Add a rule = add one module + one catalogue entry:
+  - a hazard (a check, no edits): hipport/rules/hazards/<rule_name>.py, plus one RuleInfo
+    in hipport/catalogue.py whose module is "rules.hazards.<rule_name>"; the engine finds
+    it from the entry.
+  - a rewrite: hipport/rules/<name>.py, its RuleInfo entries (module "rules.<name>"), and
+    its place in catalogue.REWRITE_ORDER (earlier rules win overlapping edits).
+Then add its pair cases (tests/cases/) and run python tools/gen_rules_doc.py. A module
+named in the catalogue that is missing or has no RULE is an error, never skipped.
 """
 
 from __future__ import annotations
 
 import importlib
+from functools import cache
 
-from hipport.rules.context import Context, Rule
+from hipport.catalogue import RULE_MODULES, rule_by_code_or_name
+from hipport.rules.context import Context, Rule, RuleResult
 
-__all__ = ["Context", "Rule", "all_rules"]
-
-# Module names, in run order. Modules that do not exist (yet) are skipped.
-_MODULES = ("rename", "includes", "launch", "symbols", "unknown", "hazards")
-
-
-def _load() -> list[Rule]:
-    rules: list[Rule] = []
-    for name in _MODULES:
-        try:
-            module = importlib.import_module(f"hipport.rules.{name}")
-        except ImportError as exc:
-            if exc.name != f"hipport.rules.{name}":
-                raise
-            continue
-        rule = getattr(module, "RULE", None)
-        if rule is not None:
-            rules.append(rule)
-    return rules
+__all__ = ["Context", "Rule", "RuleResult", "all_rules", "rule_for"]
 
 
-_RULES: list[Rule] | None = None
+class MissingRule(LookupError):
+    """The catalogue names a rule module that does not exist or exposes no RULE."""
 
 
-def all_rules() -> list[Rule]:
-    """The ordered rule objects (imported once; importing also registers their codes)."""
-    global _RULES
-    if _RULES is None:
-        _RULES = _load()
-    return _RULES
+def load_rule(module: str) -> Rule:
+    """The RULE of hipport.<module> (e.g. "rules.rename")."""
+    try:
+        mod = importlib.import_module(f"hipport.{module}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"hipport.{module}":
+            raise
+        raise MissingRule(f"the catalogue names hipport.{module}, which does not exist") from None
+    rule = getattr(mod, "RULE", None)
+    if rule is None:
+        raise MissingRule(f"hipport.{module} has no RULE")
+    return rule
+
+
+@cache
+def all_rules() -> tuple[Rule, ...]:
+    """The rule objects, in run order (imported once)."""
+    return tuple(load_rule(m) for m in RULE_MODULES)
+
+
+def rule_for(key: str) -> Rule:
+    """The rule for a code ("HIP101"), a rule name ("inline-ptx") or a rule module
+    ("rules.hazards")."""
+    if key in RULE_MODULES:
+        return load_rule(key)
+    info = rule_by_code_or_name(key)
+    if info is None or info.module not in RULE_MODULES:
+        raise MissingRule(f"no engine rule for {key!r}")
+    return load_rule(info.module)

@@ -1,22 +1,21 @@
-"""What every rule sees: the source, its tokens, the target, the tables and options,
-plus the lookups several rules share (computed once per file)."""
+"""What every rule sees (Context: the source, its tokens, the target, the tables and
+options, plus the lookups several rules share, computed once per file), what every rule
+returns (RuleResult: its edits, findings and API uses, as a value) and the Rule protocol."""
 
 from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from hipport.edits import Edit
-from hipport.findings import RULES, Finding, Location, Severity
+from hipport.findings import RULES, Finding, Location, Severity, Use
 from hipport.lexer import Token, line_starts
+from hipport.options import EngineOptions
 from hipport.rules.tokens import Directive, directives
 from hipport.tables import Resolution, Tables, resolve
 from hipport.target import Target
-
-if TYPE_CHECKING:
-    from hipport.engine import EngineOptions
 
 
 @dataclass
@@ -34,8 +33,9 @@ class Context:
     # Byte offsets of the kernel names of launches the semantic pass confirmed as AST nodes;
     # None without a semantic pass (then every token-level launch counts).
     confirmed_launches: frozenset[int] | None = None
-    # Every CUDA identifier occurrence (engine.Use), appended by the rules that see them.
-    uses: list = field(default_factory=list)
+    # The uses the rules before this one returned (the engine appends each rule's
+    # RuleResult.uses after it ran); rules read it, never write it.
+    earlier_uses: list[Use] = field(default_factory=list)
     _resolutions: dict[str, Resolution] = field(default_factory=dict, repr=False)
 
     @cached_property
@@ -87,12 +87,10 @@ class Context:
         severity = RULES[code].severity if code in RULES else Severity.WARNING
         return Finding(code, severity, message, self.location(start, end), **fields)  # type: ignore[arg-type]
 
-    def use(self, tok: Token, res: Resolution, new_name: str | None = None) -> None:
-        """Record one occurrence of a CUDA identifier for statistics."""
-        from hipport.engine import Use  # engine imports the rules; import late
-
-        self.uses.append(
-            Use(tok.text, res.family, res.status, self.token_location(tok), new_name, res.min_rocm)
+    def use(self, tok: Token, res: Resolution, new_name: str | None = None) -> Use:
+        """The record of one occurrence of a CUDA identifier, for statistics."""
+        return Use(
+            tok.text, res.family, res.status, self.token_location(tok), new_name, res.min_rocm
         )
 
     def edit(self, start: int, end: int, new: bytes | str, rule: str) -> Edit:
@@ -100,9 +98,20 @@ class Context:
         return Edit(start, end, data, rule, self.source[start:end])
 
 
+@dataclass
+class RuleResult:
+    """What one rule made of one file: edits to apply, findings, and the CUDA API uses it saw."""
+
+    edits: list[Edit] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    uses: list[Use] = field(default_factory=list)
+
+
 class Rule(Protocol):
-    """A rewrite or a check. `name` is for edit attribution and debugging."""
+    """A rewrite or a check. `name` is for edit attribution and debugging; `codes` are the
+    catalogue codes its findings may carry (checked by tests/test_catalogue.py)."""
 
     name: str
+    codes: tuple[str, ...]
 
-    def run(self, ctx: Context) -> tuple[list[Edit], list[Finding]]: ...
+    def run(self, ctx: Context) -> RuleResult: ...

@@ -18,237 +18,24 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from operator import itemgetter
 
-from hipport.edits import Edit
-from hipport.findings import Finding, RuleInfo, Severity, register
+from hipport.catalogue import (
+    COOPERATIVE_GROUPS_UNSUPPORTED,
+    DEVICE_PROP_FIELD,
+    HARDCODED_WARP_SIZE,
+    INLINE_PTX,
+    LANE_MASK_32BIT,
+    LAUNCH_BOUNDS_MIN_BLOCKS,
+    TEXTURE_REFERENCE,
+    WMMA,
+)
+from hipport.findings import Finding, RuleInfo, Severity
 from hipport.lexer import COMMENT, IDENTIFIER, KEYWORD, LITERAL, PUNCTUATION, Token
-from hipport.rules.context import Context
+from hipport.rules.context import Context, RuleResult
 from hipport.rules.tokens import matching, split_args
 from hipport.target import Version
 
 # --------------------------------------------------------------------------- rule docs
 
-INLINE_PTX = register(
-    RuleInfo(
-        "HIP101",
-        "inline-ptx",
-        Severity.ERROR,
-        "Inline assembly (asm / asm volatile / __asm__) in device code: PTX does not exist on AMD.",
-        "Inline asm strings are passed to the target assembler untouched. On NVIDIA they are PTX "
-        "(mov.u32 %0, %%laneid; ld.global.cs; shfl.sync ...); hipcc compiles device code for "
-        "AMDGPU (GCN/CDNA/RDNA ISA), whose assembler rejects PTX, so the file stops building for "
-        "AMD — or, behind an #ifdef, silently takes a different path. hipify tools leave asm "
-        "untouched. An error rather than a warning, unlike the other hazards: PTX in AMD "
-        "device code does not compile. Fires on asm statements inside __device__/__global__ "
-        "functions, inside "
-        "#define bodies, or whose strings look like PTX anywhere (host-only x86 asm does not "
-        "fire).",
-        "__device__ unsigned lane_id() {\n"
-        "    unsigned lane;\n"
-        '    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));\n'
-        "    return lane;\n"
-        "}",
-        "Replace the PTX with portable code or HIP device functions: %laneid -> __lane_id(), "
-        "%clock64/%globaltimer -> clock64()/wall_clock64(), ld.global.nc -> __ldg(), "
-        "shfl/vote PTX -> __shfl*/__ballot; for AMD-only tuning use __builtin_amdgcn_* "
-        "intrinsics. Keep unavoidable PTX behind #if defined(__HIP_PLATFORM_NVIDIA__) with an "
-        "AMD branch.",
-    )
-)
-
-HARDCODED_WARP_SIZE = register(
-    RuleInfo(
-        "HIP102",
-        "hardcoded-warp-size",
-        Severity.WARNING,
-        "Warp size hard-coded as 32 (lane arithmetic, per-warp arrays, WARP_SIZE macros).",
-        "AMD CDNA/GCN GPUs run 64-lane wavefronts (RDNA can run 32 or 64), so warpSize is 64 "
-        "there. Lane and warp indices computed as tid % 32, tid & 31 (0x1f), tid / 32 or "
-        "tid >> 5 next to warp intrinsics split every wavefront into two halves that the "
-        "shuffles, votes and ballots do not respect; reductions return partial sums, per-lane "
-        "shared arrays sized 32 overflow for lanes 32-63, and a `#define WARP_SIZE 32` spreads "
-        "the same wrong constant through the program. Fires on: % 32, & 31, & 0x1f, / 32, "
-        ">> 5 (and their compound assignments) and __shared__ arrays with a dimension of 32 "
-        "(literal, or a warp-size macro worth 32), all inside a function body that uses a warp "
-        "intrinsic (__shfl*, __ballot*, __any*, __all*, __activemask, __syncwarp, __match_*, "
-        "__reduce_*_sync, tiled_partition); and on definitions of warp-size-named macros or "
-        "constants (WARP_SIZE, kWarpSize, THREADS_PER_WARP, ...) as 32, unless the file also "
-        "defines the same name to another value (an #if branch for AMD).",
-        "#define WARP_SIZE 32\n"
-        "__global__ void reduce(const float* in, float* out) {\n"
-        "    __shared__ float partial[32];\n"
-        "    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;\n"
-        "    float v = in[threadIdx.x];\n"
-        "    for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n"
-        "    if (lane == 0) partial[warp] = v;\n"
-        "}",
-        "Use the built-in warpSize (a run-time value in HIP; on AMD it is 64, or 32 on RDNA in "
-        "wave32 mode) for lane = threadIdx.x % warpSize and warp = threadIdx.x / warpSize; "
-        "size per-warp arrays by the maximum (e.g. 1024 / 32 covers both) or by a compile-time "
-        "constant chosen per platform (#if defined(__HIP_PLATFORM_AMD__) 64), and loop "
-        "shuffle offsets from warpSize / 2.",
-    )
-)
-
-LANE_MASK_32BIT = register(
-    RuleInfo(
-        "HIP103",
-        "lane-mask-32bit",
-        Severity.WARNING,
-        "A 32-bit lane mask: 0xffffffff / ~0u / a FULL_MASK macro passed to a *_sync intrinsic, "
-        "or a ballot/activemask result kept in a 32-bit integer.",
-        "On AMD a wavefront has up to 64 lanes, so lane masks are 64-bit: HIP's __ballot, "
-        "__activemask and the *_sync intrinsics use unsigned long long. 0xffffffff (or ~0u) "
-        "names only lanes 0-31, so the upper half of the wavefront is left out of the shuffle, "
-        "vote or sync; HIP's *_sync intrinsics (ROCm 6.2+) go further and reject masks that "
-        "are not 64-bit integers at compile time. Storing __ballot_sync/__ballot/__activemask "
-        "in unsigned, unsigned int, int or uint32_t (or passing it to the 32-bit __popc, "
-        "__ffs, __clz, __brev) silently drops the votes of lanes 32-63, so counts and "
-        "leader election are wrong on AMD.",
-        "#define FULL_MASK 0xffffffff\n"
-        "__global__ void count(const int* x, int* n) {\n"
-        "    unsigned mask = __ballot_sync(FULL_MASK, x[threadIdx.x] > 0);\n"
-        "    if (threadIdx.x == 0) *n = __popc(mask);\n"
-        "}",
-        "Keep masks in unsigned long long (or auto / uint64_t) and use the 64-bit bit helpers "
-        "(__popcll, __ffsll, __clzll, __brevll); pass __activemask() (or ~0ull for a full "
-        "wavefront) as the mask instead of 0xffffffff.",
-    )
-)
-
-WMMA = register(
-    RuleInfo(
-        "HIP104",
-        "wmma",
-        Severity.WARNING,
-        "NVIDIA tensor-core WMMA (nvcuda::wmma, <mma.h>).",
-        "nvcuda::wmma is NVIDIA's warp-level matrix API for tensor cores; HIP has no "
-        "nvcuda::wmma and no <mma.h>, and hipify leaves it alone. AMD's counterpart, rocWMMA "
-        "(rocwmma::fragment, load_matrix_sync, mma_sync, ...), is a separate library with its "
-        "own header, supported fragment shapes and data types that differ per GPU (MFMA on "
-        "CDNA, WMMA on RDNA3), and fragments spread over a 64-lane wavefront, so code that "
-        "indexes fragment elements per lane or assumes 32 threads per fragment must be "
-        "revisited.",
-        "#include <mma.h>\n"
-        "using namespace nvcuda;\n"
-        "__global__ void gemm(const half* a, const half* b, float* c) {\n"
-        "    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;\n"
-        "    wmma::load_matrix_sync(fa, a, 16);\n"
-        "}",
-        "Port to rocWMMA (#include <rocwmma/rocwmma.hpp>, namespace rocwmma) after checking the "
-        "shapes and types the target GPU supports, or call a GEMM library (hipBLAS/rocBLAS, "
-        "hipBLASLt); keep the CUDA path behind #if defined(__HIP_PLATFORM_NVIDIA__).",
-    )
-)
-
-TEXTURE_REFERENCE = register(
-    RuleInfo(
-        "HIP105",
-        "texture-reference",
-        Severity.WARNING,
-        "Legacy texture/surface references (texture<T, dim, mode>, surface<...>, "
-        "cudaBindTexture*, fetches through a reference).",
-        "Texture and surface references are the pre-Kepler binding model: a file-scope "
-        "texture<> or surface<> object bound at run time with cudaBindTexture*/"
-        "cudaBindSurfaceToArray. CUDA deprecated them in 11 and removed them in CUDA 12, and "
-        "HIP only carries them as deprecated API (hipBindTexture and friends, with partial "
-        "support on AMD, slated for removal), so code using them builds with neither current "
-        "toolkit or depends on API about to go. Texture objects (cudaTextureObject_t with "
-        "cudaCreateTextureObject, tex1Dfetch<T>(obj, i)) are supported by both and do not "
-        "fire.",
-        "texture<float, 1, cudaReadModeElementType> tex;\n"
-        "__global__ void k(float* out) { out[threadIdx.x] = tex1Dfetch(tex, threadIdx.x); }\n"
-        "// host: cudaBindTexture(nullptr, tex, d_in, n * sizeof(float));",
-        "Switch to texture objects: describe the memory with cudaResourceDesc/cudaTextureDesc, "
-        "create a cudaTextureObject_t with cudaCreateTextureObject, pass it to the kernel and "
-        "fetch with tex1Dfetch<T>(obj, i) / tex2D<T>(obj, x, y); surfaces likewise with "
-        "cudaSurfaceObject_t. hipify maps texture objects one to one.",
-    )
-)
-
-LAUNCH_BOUNDS_MIN_BLOCKS = register(
-    RuleInfo(
-        "HIP106",
-        "launch-bounds-min-blocks",
-        Severity.WARNING,
-        "__launch_bounds__ with a second (min blocks per SM) or third (max blocks per cluster) "
-        "argument.",
-        "In CUDA the second argument of __launch_bounds__ is the minimum number of resident "
-        "blocks per multiprocessor. HIP keeps the spelling but maps the second argument to "
-        "amdgpu_waves_per_eu: the minimum number of wavefronts per execution unit (SIMD), a "
-        "different unit, so the same number asks the compiler for a different register budget "
-        "(too many registers freed means spills, too few means lower occupancy than intended). "
-        "The third argument (CUDA 12 maxBlocksPerCluster, Hopper clusters) has no HIP meaning, "
-        "and HIP's __launch_bounds__ macro takes at most two arguments, so it does not build.",
-        "__global__ void __launch_bounds__(256, 4) kernel(float* x) { x[threadIdx.x] = 0.f; }",
-        "Keep only the first argument (max threads per block) for HIP, and if occupancy matters "
-        "express it in AMD's unit: wavefronts per EU = blocks per CU x waves per block / 4 "
-        "SIMDs (e.g. 256 threads = 4 waves of 64, 4 blocks per CU -> 4 waves per EU), or use "
-        "__attribute__((amdgpu_waves_per_eu(N))) behind #if defined(__HIP_PLATFORM_AMD__).",
-    )
-)
-
-COOPERATIVE_GROUPS_UNSUPPORTED = register(
-    RuleInfo(
-        "HIP107",
-        "cooperative-groups-unsupported",
-        Severity.WARNING,
-        "A cooperative-groups feature that HIP does not provide.",
-        "HIP's cooperative groups (hip/hip_cooperative_groups.h) cover thread_block, "
-        "grid_group, multi_grid_group, coalesced_group, thread_block_tile<N> and "
-        "tiled_partition with shfl*/sync/size/thread_rank/group_index/thread_index. Checked "
-        "against the HIP 5.2 headers, it lacks: thread block clusters (this_cluster, "
-        "cluster_group: Hopper hardware); cg::memcpy_async / cg::wait / cg::wait_prior and "
-        "<cooperative_groups/memcpy_async.h>; cg::reduce, cg::inclusive_scan, "
-        "cg::exclusive_scan with cg::plus/less/greater/bit_* and <cooperative_groups/reduce.h>, "
-        "<cooperative_groups/scan.h>; labeled_partition, binary_partition, invoke_one, "
-        "invoke_one_broadcast, block_tile_memory; the newer accessors num_threads(), "
-        "dim_threads(), meta_group_rank(), meta_group_size(), num_blocks(), block_rank(), "
-        "block_index(), dim_blocks(). thread_block_tile<N> / tiled_partition<N> must be a "
-        "power of two no larger than the wavefront size (64; CUDA allows larger tiles with "
-        "block_tile_memory), so N > 64 or a non-power-of-two does not compile. (Not a "
-        "finding: grid_group::sync needs a cooperative launch, hipLaunchCooperativeKernel, "
-        "exactly as in CUDA.)",
-        "#include <cooperative_groups.h>\n"
-        "#include <cooperative_groups/reduce.h>\n"
-        "namespace cg = cooperative_groups;\n"
-        "__global__ void sum(const int* x, int* out) {\n"
-        "    auto tile = cg::tiled_partition<32>(cg::this_thread_block());\n"
-        "    int s = cg::reduce(tile, x[threadIdx.x], cg::plus<int>());\n"
-        "    if (tile.thread_rank() == 0) atomicAdd(out, s);\n"
-        "}",
-        "Write the missing pieces by hand on what HIP has: reductions and scans with "
-        "tile.shfl_down / shfl_xor loops (or hipCUB's WarpReduce/BlockReduce), asynchronous "
-        "copies as ordinary loads to shared memory plus __syncthreads(), size() and "
-        "thread_rank() instead of num_threads()/block_rank(); keep tiles at or below 64 "
-        "threads; clusters have no AMD equivalent.",
-    )
-)
-
-DEVICE_PROP_FIELD = register(
-    RuleInfo(
-        "HIP108",
-        "device-prop-field",
-        Severity.ERROR,
-        "A cudaDeviceProp field that hipDeviceProp_t does not have.",
-        "hipify renames cudaDeviceProp to hipDeviceProp_t and cudaGetDeviceProperties to "
-        "hipGetDeviceProperties, but the two structs are not the same: CUDA 13's cudaDeviceProp "
-        "has fields that HIP 5.2's hipDeviceProp_t (the header this list was taken from) does "
-        "not, so `prop.asyncEngineCount` stops compiling after the port. ROCm 6.0 reworked "
-        "hipDeviceProp_t and added many of them, so with a newer ROCm some of these compile, "
-        "but their values on AMD may still be zero or approximations. An error for targets "
-        "before ROCm 6.0 (the field does not exist, so the port does not compile); a warning "
-        "for ROCm 6.0 and newer, where the list (from HIP 5.2) may be stale. Fires on "
-        ".field / ->field "
-        "accesses of the listed names in files that mention cudaDeviceProp or hipDeviceProp_t.",
-        "cudaDeviceProp prop;\n"
-        "cudaGetDeviceProperties(&prop, 0);\n"
-        'printf("copy engines: %d\\n", prop.asyncEngineCount);',
-        "Query the value with hipDeviceGetAttribute(&value, hipDeviceAttribute..., device) "
-        "where HIP has an attribute (the finding names it), use the HIP field where it is "
-        "spelled differently (sharedMemPerMultiprocessor -> maxSharedMemoryPerMultiProcessor), "
-        "or guard the access with #if defined(__HIP_PLATFORM_NVIDIA__).",
-    )
-)
 
 # --------------------------------------------------------------------------- data
 
@@ -1486,9 +1273,7 @@ def check_device_prop_field(v: View) -> list[Finding]:
 def _before_rocm6(ctx: Context) -> bool:
     rocm = ctx.target.rocm
     if rocm is None:  # the default target: the newest ROCm the tables know
-        from hipport.tables import load_tables
-
-        rocm = (ctx.tables or load_tables()).newest_rocm
+        rocm = ctx.tables.newest_rocm
     return rocm < Version.parse("6.0")
 
 
@@ -1512,14 +1297,15 @@ CODES = tuple(info.code for info, _ in CHECKS)
 
 class HazardsRule:
     name = "hazards"
+    codes = CODES
 
-    def run(self, ctx: Context) -> tuple[list[Edit], list[Finding]]:
+    def run(self, ctx: Context) -> RuleResult:
         view = View(ctx)
         findings: list[Finding] = []
         for _, check in CHECKS:
             findings.extend(check(view))
         findings.sort(key=lambda f: (f.location.line, f.location.column, f.code))
-        return [], findings
+        return RuleResult(findings=findings)
 
 
 RULE = HazardsRule()

@@ -7,25 +7,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from hipport.catalogue import UNMAPPED_INCLUDE
 from hipport.edits import Edit
-from hipport.findings import Finding, RuleInfo, Severity, register
+from hipport.findings import Finding, Severity
 from hipport.lexer import COMMENT, IDENTIFIER, LITERAL, PUNCTUATION
-from hipport.rules.context import Context
+from hipport.rules.context import Context, RuleResult
 from hipport.rules.tokens import Directive, is_launch_open
-
-UNMAPPED_INCLUDE = register(
-    RuleInfo(
-        "HIP012",
-        "unmapped-include",
-        Severity.WARNING,
-        "A CUDA header with no HIP counterpart.",
-        "The include is left as it is, so the file will not build with HIP until the header "
-        "(and what the code uses from it) is replaced.",
-        "#include <cuda_awbarrier.h>",
-        "Remove the include and port the code that needs it, or guard it with "
-        "#ifdef __HIP_PLATFORM_NVIDIA__.",
-    )
-)
 
 RUNTIME_HEADER = "hip/hip_runtime.h"
 # HIP headers that do not build unless the runtime was included first (ROCm 5.2's
@@ -115,7 +102,9 @@ def _parse_one(ctx: Context, d: Directive, scope: tuple[int, ...]) -> Include | 
 class IncludesRule:
     name = "includes"
 
-    def run(self, ctx: Context) -> tuple[list[Edit], list[Finding]]:
+    codes = (UNMAPPED_INCLUDE.code,)
+
+    def run(self, ctx: Context) -> RuleResult:
         edits: list[Edit] = []
         findings: list[Finding] = []
         includes = parse_includes(ctx)
@@ -142,7 +131,7 @@ class IncludesRule:
         edit = self._runtime_include(ctx, headers, cuda_header_seen)
         if edit is not None:
             edits.append(edit)
-        return edits, findings
+        return RuleResult(edits, findings)
 
     def _new_header(self, ctx: Context, inc: Include, findings: list[Finding]) -> str | None:
         """The header to include instead, "" to drop the line, None to leave it."""
@@ -270,7 +259,7 @@ def _uses_device_code(ctx: Context) -> bool:
 
 def _cuda_only(ctx: Context) -> bool:
     """The file uses a name that is CUDA's and not HIP's (so it is not already HIP)."""
-    return any(u.new_name != u.api for u in ctx.uses)
+    return any(u.new_name != u.api for u in ctx.earlier_uses)
 
 
 def _uses_runtime_api(ctx: Context) -> bool:
@@ -278,7 +267,7 @@ def _uses_runtime_api(ctx: Context) -> bool:
         u.family in ("runtime", "driver")
         or u.family == "device"
         and u.api.startswith(("__", "atomic"))
-        for u in ctx.uses
+        for u in ctx.earlier_uses
     )
 
 

@@ -6,10 +6,11 @@ configuration or the arguments still apply, and comments and line breaks survive
 
 from __future__ import annotations
 
+from hipport.catalogue import NEEDS_HUMAN
 from hipport.edits import Edit
-from hipport.findings import Finding, RuleInfo, Severity, register
+from hipport.findings import Finding
 from hipport.lexer import COMMENT, IDENTIFIER, Token
-from hipport.rules.context import Context
+from hipport.rules.context import Context, RuleResult
 from hipport.rules.tokens import (
     code_range,
     is_launch_close,
@@ -21,33 +22,22 @@ from hipport.rules.tokens import (
     split_args,
 )
 
-NEEDS_HUMAN = register(
-    RuleInfo(
-        "HIP009",
-        "needs-human",
-        Severity.WARNING,
-        "A rewrite hipport cannot make safely from tokens; the code is left as it is.",
-        "The construct is ambiguous without a compiler (an unusual launch, an argument that "
-        "is not a plain symbol, a CUDA-only macro); a wrong edit would be worse than none.",
-        "(*kernel_ptr)<<<grid, block>>>(x);",
-        "Rewrite the code by hand as the message says, or use the default <<<...>>> syntax.",
-    )
-)
-
 
 class LaunchRule:
     name = "launch"
 
-    def run(self, ctx: Context) -> tuple[list[Edit], list[Finding]]:
+    codes = (NEEDS_HUMAN.code,)
+
+    def run(self, ctx: Context) -> RuleResult:
         if ctx.target.launch_syntax != "hip":
-            return [], []
+            return RuleResult()
         edits: list[Edit] = []
         findings: list[Finding] = []
         tokens = ctx.tokens
         for i, tok in enumerate(tokens):
             if tok.text == "<<" and is_launch_open(tokens, i):
                 self._launch(ctx, i, edits, findings)
-        return edits, findings
+        return RuleResult(edits, findings)
 
     def _launch(self, ctx: Context, i: int, edits: list[Edit], findings: list[Finding]) -> None:
         tokens = ctx.tokens

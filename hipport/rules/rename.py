@@ -11,123 +11,30 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from hipport.catalogue import (
+    DEPRECATED_CUDA,
+    DEPRECATED_HIP,
+    EXPERIMENTAL,
+    HIPEXT,
+    NEEDS_NEWER_ROCM,
+    REMOVED_CUDA,
+    REMOVED_HIP,
+    REQUIRES_MACRO,
+    UNSUPPORTED,
+)
 from hipport.edits import Edit
-from hipport.findings import Finding, RuleInfo, Severity, register
+from hipport.findings import Finding, Use
 from hipport.lexer import IDENTIFIER, LITERAL, Token
-from hipport.rules.context import Context
+from hipport.rules.context import Context, RuleResult
+from hipport.rules.names import INCLUDE_GUARDS, PRESERVE
 from hipport.rules.tokens import (
+    is_member_or_qualified,
     is_punct,
     matching,
     next_code,
-    prev_code,
     split_template_args,
 )
 from hipport.tables import Resolution, Status
-
-UNSUPPORTED = register(
-    RuleInfo(
-        "HIP001",
-        "unsupported-api",
-        Severity.ERROR,
-        "A CUDA API with no HIP counterpart.",
-        "The name is left as it is, so the translated file will not build with HIP until the "
-        "call is replaced by hand.",
-        "cudaDeviceFlushGPUDirectRDMAWrites(target, scope);",
-        "Rewrite the code without the API, or guard it with #ifdef __HIP_PLATFORM_NVIDIA__. "
-        "Check the finding's alternative for an AMD hipExt API that can stand in.",
-    )
-)
-NEEDS_NEWER_ROCM = register(
-    RuleInfo(
-        "HIP002",
-        "needs-newer-rocm",
-        Severity.ERROR,
-        "The HIP counterpart exists, but only in a ROCm newer than the target.",
-        "Renaming would produce code that does not build with the ROCm release you aim at, so "
-        "the name is left unchanged.",
-        "cudaMallocAsync(&p, n, stream);  // hipMallocAsync needs ROCm 5.2",
-        "Raise the target (--rocm), or replace the call with one the target has.",
-    )
-)
-EXPERIMENTAL = register(
-    RuleInfo(
-        "HIP003",
-        "experimental-mapping",
-        Severity.WARNING,
-        "HIPIFY marks this mapping experimental; it is not applied by default.",
-        "Experimental HIP APIs may change or behave differently from CUDA.",
-        "cublasSgemm_64(...);",
-        "Pass --experimental to apply the mapping, and test the result.",
-    )
-)
-DEPRECATED_CUDA = register(
-    RuleInfo(
-        "HIP005",
-        "deprecated-in-cuda",
-        Severity.WARNING,
-        "The CUDA API is deprecated (by the target CUDA release); it was renamed anyway.",
-        "Deprecated APIs tend to be removed from HIP too; now is a good time to move off them.",
-        "cudaThreadSynchronize();",
-        "Use the API CUDA recommends instead (e.g. cudaDeviceSynchronize).",
-    )
-)
-REMOVED_CUDA = register(
-    RuleInfo(
-        "HIP006",
-        "removed-from-cuda",
-        Severity.WARNING,
-        "The CUDA API was removed from CUDA (by the target CUDA release); it was renamed anyway.",
-        "The original code no longer builds with current CUDA, and HIP may drop the API too.",
-        "cudaBindTexture(0, tex, p, n);",
-        "Port to the replacement API (texture objects, ...).",
-    )
-)
-DEPRECATED_HIP = register(
-    RuleInfo(
-        "HIP007",
-        "deprecated-in-hip",
-        Severity.WARNING,
-        "The HIP counterpart is deprecated in the target ROCm; it was renamed anyway.",
-        "Deprecated HIP APIs print warnings and are removed in later ROCm releases.",
-        "cudaMemcpyToArray(dst, 0, 0, src, n, kind);",
-        "Use the replacement HIP API (e.g. hipMemcpy2DToArray).",
-    )
-)
-REMOVED_HIP = register(
-    RuleInfo(
-        "HIP008",
-        "removed-from-hip",
-        Severity.WARNING,
-        "The HIP counterpart was removed in the target ROCm; the name is left unchanged.",
-        "The renamed call would not build with the target ROCm.",
-        "cudaBindTexture(0, tex, p, n);  // hipBindTexture removed in ROCm 6",
-        "Port to the replacement API, or aim at an older ROCm.",
-    )
-)
-REQUIRES_MACRO = register(
-    RuleInfo(
-        "HIP010",
-        "requires-macro",
-        Severity.NOTE,
-        "The HIP name exists only when a macro is defined before the HIP headers.",
-        "Without the macro the renamed call does not build (e.g. the *_sync warp builtins).",
-        "__shfl_down_sync(0xffffffff, v, 16);",
-        "Define the macro (e.g. -DHIP_ENABLE_WARP_SYNC_BUILTINS) in the build; note that HIP "
-        "warp masks are 64-bit.",
-    )
-)
-HIPEXT = register(
-    RuleInfo(
-        "HIP011",
-        "hipext-alternative",
-        Severity.NOTE,
-        "An AMD-only hipExt API can stand in for this CUDA construct.",
-        "Where HIP has no direct counterpart, or offers an AMD-specific better fit, a hipExt API "
-        "may do the job; it is never applied silently, as it ties the code to AMD GPUs.",
-        "cuGreenCtxCreate(&ctx, desc, dev, flags);",
-        "Read the hipExt API's documentation and rewrite the call by hand if it fits.",
-    )
-)
 
 _BY_STATUS = {
     Status.UNSUPPORTED: UNSUPPORTED.code,
@@ -135,24 +42,6 @@ _BY_STATUS = {
     Status.EXPERIMENTAL: EXPERIMENTAL.code,
     Status.REMOVED_HIP: REMOVED_HIP.code,
 }
-
-# Names left alone although the tables map them (none today). __CUDACC__ is NOT one: the
-# brief assumed HIP's clang defines it, but clang -x hip (15, HIP 5.2 headers; host and
-# device) defines only __HIP__/__HIPCC__ (and __HIP_DEVICE_COMPILE__), so the table's
-# __CUDACC__ -> __HIPCC__ is what keeps `#ifdef __CUDACC__` arms alive under hipcc.
-PRESERVE: frozenset[str] = frozenset()
-
-# CUDA's header include guards, which real code tests (helpers defined only when the
-# runtime was included), and the guards of the HIP headers that replace them. These
-# belong in mappings/ (see the report); kept here until the tables carry them.
-INCLUDE_GUARDS = {
-    "__CUDA_RUNTIME_H__": "HIP_INCLUDE_HIP_HIP_RUNTIME_H",
-    "__CUDA_RUNTIME_API_H__": "HIP_INCLUDE_HIP_HIP_RUNTIME_API_H",
-    "__DRIVER_TYPES_H__": "HIP_INCLUDE_HIP_DRIVER_TYPES_H",
-}
-# Not mapped on purpose: cuda.h's guard `__cuda_cuda_h__`. Code under it declares driver
-# API overloads (CUresult, CUdevice, ...) that become the runtime's types under HIP
-# (both are hipError_t, int, ...); left undefined, the duplicate overloads drop out.
 
 # A CUDA name whose HIP counterpart depends on the call's argument count: CUDA 12's
 # three-argument cudaGraphInstantiate(&exec, graph, flags) is HIP's
@@ -163,57 +52,23 @@ _ARITY_NAMES = frozenset(name for name, _ in ARITY_ALIASES)
 _WORD = re.compile(rb"(?<![\w\\])[A-Za-z_]\w*")
 
 
-# CUDA's declaration specifiers (macros, so identifiers to the lexer): never a namespace,
-# so `__host__ __device__ ::cudaError_t f();` has the global `::`.
-CUDA_SPECIFIERS = frozenset(
-    {
-        "__global__",
-        "__device__",
-        "__host__",
-        "__shared__",
-        "__constant__",
-        "__managed__",
-        "__forceinline__",
-        "__noinline__",
-        "__inline__",
-        "__restrict__",
-        "__grid_constant__",
-    }
-)
-
-
-def is_member_or_qualified(tokens: list[Token], i: int, directive_at: dict | None = None) -> bool:
-    """tokens[i] follows `.`, `->`, or `X::` where X is a user name (not the global `::`).
-    A keyword before `::` (`return ::cudaMalloc(...)`, `static ::cudaStream_t s;`) is no
-    namespace: that `::` is the global one. With `directive_at` (Context.directive_at), a
-    token in another directive line (the `>` ending an #include) does not count as a
-    qualifier."""
-    p = prev_code(tokens, i)
-    if p is None:
-        return False
-    prev = tokens[p]
-    if prev.text in (".", "->") and prev.kind != LITERAL:
-        return True
-    if is_punct(tokens, p, "::"):
-        q = prev_code(tokens, p)
-        if q is None:
-            return False
-        qualifier = tokens[q]
-        if qualifier.kind == IDENTIFIER:
-            if qualifier.text in CUDA_SPECIFIERS:
-                return False
-        elif not is_punct(tokens, q, ">"):
-            return False
-        return directive_at is None or directive_at.get(q) is directive_at.get(i)
-    return False
-
-
 class RenameRule:
     name = "rename"
+    codes = (
+        UNSUPPORTED.code,
+        NEEDS_NEWER_ROCM.code,
+        EXPERIMENTAL.code,
+        DEPRECATED_CUDA.code,
+        REMOVED_CUDA.code,
+        DEPRECATED_HIP.code,
+        REMOVED_HIP.code,
+        REQUIRES_MACRO.code,
+        HIPEXT.code,
+    )
 
-    def run(self, ctx: Context) -> tuple[list[Edit], list[Finding]]:
-        edits: list[Edit] = []
-        findings: list[Finding] = []
+    def run(self, ctx: Context) -> RuleResult:
+        out = RuleResult()
+        edits, findings, uses = out.edits, out.findings, out.uses
         tokens = ctx.tokens
         by_cuda = ctx.tables.by_cuda
         user = ctx.options.user_renames
@@ -250,20 +105,19 @@ class RenameRule:
                 if alias is not None:
                     res = ctx.resolve(alias)
                     res = replace(res, name=name)
-                    self._one(ctx, tok, res, edits, findings)
+                    self._one(ctx, tok, res, out)
                     continue
             res = ctx.resolve(name)
-            self._one(ctx, tok, res, edits, findings)
-        if not edits and findings and _already_hip(ctx):
+            self._one(ctx, tok, res, out)
+        if not edits and findings and _already_hip(ctx, uses):
             # HIP code using a name CUDA deprecated but HIP keeps (__shfl_xor): not news.
-            findings = [
+            findings[:] = [
                 f for f in findings if f.code not in (DEPRECATED_CUDA.code, REMOVED_CUDA.code)
             ]
-        return edits, findings
+        return out
 
-    def _one(
-        self, ctx: Context, tok: Token, res: Resolution, edits: list[Edit], findings: list[Finding]
-    ) -> None:
+    def _one(self, ctx: Context, tok: Token, res: Resolution, out: RuleResult) -> None:
+        edits, findings = out.edits, out.findings
         name = tok.text
         fields = dict(
             api=name,
@@ -274,7 +128,7 @@ class RenameRule:
         )
         if res.status is Status.MAPPED:
             if not _plain_c_name(res):
-                ctx.use(tok, res, res.new_name)
+                out.uses.append(ctx.use(tok, res, res.new_name))
             if res.renames:
                 edits.append(ctx.edit(tok.start, tok.end, res.new_name or name, self.name))
             for code, version, what in (
@@ -306,7 +160,7 @@ class RenameRule:
             if res.alternatives and ctx.target.amd_ext:
                 findings.append(self._hipext(ctx, tok, res, fields))
             return
-        ctx.use(tok, res)
+        out.uses.append(ctx.use(tok, res))
         code = _BY_STATUS.get(res.status)
         if code is None:
             return
@@ -359,12 +213,12 @@ def _call_arity(tokens: list[Token], i: int) -> int | None:
     return None if args is None else len(args)
 
 
-def _already_hip(ctx: Context) -> bool:
+def _already_hip(ctx: Context, uses: list[Use]) -> bool:
     """The file includes a HIP header and nothing in it needs renaming."""
     src = ctx.source
     return any(
         d.name == "include" and b"hip" in src[d.line_start : d.line_end] for d in ctx.directives
-    ) and not any(u.new_name != u.api for u in ctx.uses)
+    ) and not any(u.new_name != u.api for u in uses)
 
 
 def _plain_c_name(res: Resolution) -> bool:

@@ -6,13 +6,19 @@ name, a macro-built argument list) becomes a finding."""
 
 from __future__ import annotations
 
+from hipport.catalogue import NEEDS_HUMAN
 from hipport.edits import Edit
 from hipport.findings import Finding
 from hipport.lexer import IDENTIFIER, LITERAL
-from hipport.rules.context import Context
-from hipport.rules.launch import NEEDS_HUMAN
-from hipport.rules.rename import is_member_or_qualified
-from hipport.rules.tokens import code_range, is_punct, matching, next_code, split_template_args
+from hipport.rules.context import Context, RuleResult
+from hipport.rules.tokens import (
+    code_range,
+    is_member_or_qualified,
+    is_punct,
+    matching,
+    next_code,
+    split_template_args,
+)
 
 # CUDA call -> index of its symbol argument.
 SYMBOL_ARGUMENT = {
@@ -61,7 +67,9 @@ _REWRITTEN = (
 class SymbolsRule:
     name = "symbols"
 
-    def run(self, ctx: Context) -> tuple[list[Edit], list[Finding]]:
+    codes = (NEEDS_HUMAN.code,)
+
+    def run(self, ctx: Context) -> RuleResult:
         edits: list[Edit] = []
         findings: list[Finding] = []
         tokens = ctx.tokens
@@ -74,7 +82,7 @@ class SymbolsRule:
             if i in ctx.directive_at and ctx.directive_at[i].name == "include":
                 continue
             self._call(ctx, i, edits, findings)
-        return edits, findings
+        return RuleResult(edits, findings)
 
     def _call(self, ctx: Context, i: int, edits: list[Edit], findings: list[Finding]) -> None:
         tokens = ctx.tokens

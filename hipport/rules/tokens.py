@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hipport.lexer import COMMENT, IDENTIFIER, KEYWORD, PUNCTUATION, Token
+from hipport.lexer import COMMENT, IDENTIFIER, KEYWORD, LITERAL, PUNCTUATION, Token
 
 OPENERS = {"(": ")", "[": "]", "{": "}"}
 CLOSERS = {")", "]", "}"}
@@ -38,6 +38,51 @@ def is_punct(tokens: list[Token], i: int | None, text: str) -> bool:
 
 def is_word(token: Token) -> bool:
     return token.kind == IDENTIFIER or token.kind == KEYWORD
+
+
+# CUDA's declaration specifiers (macros, so identifiers to the lexer): never a namespace,
+# so `__host__ __device__ ::cudaError_t f();` has the global `::`.
+CUDA_SPECIFIERS = frozenset(
+    {
+        "__global__",
+        "__device__",
+        "__host__",
+        "__shared__",
+        "__constant__",
+        "__managed__",
+        "__forceinline__",
+        "__noinline__",
+        "__inline__",
+        "__restrict__",
+        "__grid_constant__",
+    }
+)
+
+
+def is_member_or_qualified(tokens: list[Token], i: int, directive_at: dict | None = None) -> bool:
+    """tokens[i] follows `.`, `->`, or `X::` where X is a user name (not the global `::`).
+    A keyword before `::` (`return ::cudaMalloc(...)`, `static ::cudaStream_t s;`) is no
+    namespace: that `::` is the global one. With `directive_at` (Context.directive_at), a
+    token in another directive line (the `>` ending an #include) does not count as a
+    qualifier."""
+    p = prev_code(tokens, i)
+    if p is None:
+        return False
+    prev = tokens[p]
+    if prev.text in (".", "->") and prev.kind != LITERAL:
+        return True
+    if is_punct(tokens, p, "::"):
+        q = prev_code(tokens, p)
+        if q is None:
+            return False
+        qualifier = tokens[q]
+        if qualifier.kind == IDENTIFIER:
+            if qualifier.text in CUDA_SPECIFIERS:
+                return False
+        elif not is_punct(tokens, q, ">"):
+            return False
+        return directive_at is None or directive_at.get(q) is directive_at.get(i)
+    return False
 
 
 def matching(tokens: list[Token], i: int, limit: int | None = None) -> int | None:

@@ -7,27 +7,13 @@ from __future__ import annotations
 
 import re
 
-from hipport.edits import Edit
-from hipport.findings import Finding, RuleInfo, Severity, register
+from hipport.catalogue import NEEDS_HUMAN, UNKNOWN
+from hipport.findings import Finding, Severity, Use
 from hipport.lexer import IDENTIFIER
-from hipport.rules.context import Context
-from hipport.rules.launch import NEEDS_HUMAN
-from hipport.rules.rename import INCLUDE_GUARDS, PRESERVE, is_member_or_qualified
+from hipport.rules.context import Context, RuleResult
+from hipport.rules.names import INCLUDE_GUARDS, PRESERVE
+from hipport.rules.tokens import is_member_or_qualified
 from hipport.tables import Resolution, Status
-
-UNKNOWN = register(
-    RuleInfo(
-        "HIP004",
-        "unknown-cuda-identifier",
-        Severity.ERROR,
-        "An identifier that looks like CUDA API but is not in hipport's tables.",
-        "It is left unchanged, so the HIP build will fail on it unless the project defines it; "
-        "it may be a newer CUDA API, a typo, or a name from a library hipport does not map.",
-        "cudaFrobnicate(ptr);",
-        "Port the call by hand; if the project defines the name itself, list it in the "
-        "project's names (or define it where hipport can see it) to silence this.",
-    )
-)
 
 LOOKS_CUDA = re.compile(
     r"(?:cuda[A-Z_]\w*|cu[A-Z]\w*|CU_\w+|CUDA_\w+|CUDART_\w+|cublas\w*|CUBLAS_\w+|"
@@ -58,8 +44,11 @@ _UNKNOWN = Resolution("", Status.UNKNOWN)
 class UnknownRule:
     name = "unknown"
 
-    def run(self, ctx: Context) -> tuple[list[Edit], list[Finding]]:
+    codes = (UNKNOWN.code, NEEDS_HUMAN.code)
+
+    def run(self, ctx: Context) -> RuleResult:
         findings: list[Finding] = []
+        uses: list[Use] = []
         tokens = ctx.tokens
         opts = ctx.options
         known = ctx.defined | opts.project_names | ctx.user_declared
@@ -100,7 +89,7 @@ class UnknownRule:
                 continue
             if is_member_or_qualified(tokens, i, ctx.directive_at):
                 continue
-            ctx.use(tok, Resolution(name, Status.UNKNOWN))
+            uses.append(ctx.use(tok, Resolution(name, Status.UNKNOWN)))
             findings.append(
                 ctx.finding(
                     UNKNOWN.code,
@@ -110,13 +99,13 @@ class UnknownRule:
                     api=name,
                 )
             )
-        return [], findings
+        return RuleResult(findings=findings, uses=uses)
 
 
 def _may_report(ctx: Context, name: str, known: frozenset[str]) -> bool:
     """Looks like CUDA, is in no table and is not the project's own (wherever it is)."""
     if name.endswith(("_h__", "_H__")):
-        return False  # a header's include guard (see rename.INCLUDE_GUARDS), not API
+        return False  # a header's include guard (see names.INCLUDE_GUARDS), not API
     tables, opts = ctx.tables, ctx.options
     if not LOOKS_CUDA.match(name) or name in tables.by_cuda or tables.is_hip_name(name):
         return False

@@ -1,0 +1,541 @@
+"""Every rule hipport reports: code, kebab-case name, default severity and documentation,
+in one static table (like ruff's codes table). `hipport rule CODE`, docs/rules.md, SARIF's
+rule metadata and every renderer read it; nothing registers itself at import time.
+
+Each entry names the module that makes its findings (`module`, relative to hipport/).
+The engine runs the rule modules in RULE_MODULES: the rewrites in REWRITE_ORDER (the order
+matters: where two rules edit the same bytes, the earlier one wins), then one module per
+hazard code, in code order. tests/test_catalogue.py checks this table against the modules.
+
+Add a rule: write its module (see hipport/rules/__init__.py), add one RuleInfo entry here
+with a free code and regenerate docs/rules.md
+(python tools/gen_rules_doc.py). A hazard module under rules/hazards/ is picked up from its
+entry; a new rewrite module is also placed in REWRITE_ORDER.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 3, "warning": 2, "note": 1}[self.value]
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        try:
+            return cls(text.lower())
+        except ValueError:
+            raise ValueError(f"unknown severity {text!r}: use error, warning or note") from None
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    code: str  # stable, e.g. "HIP001"
+    name: str  # kebab-case, e.g. "unsupported-api"
+    severity: Severity  # default
+    summary: str  # one line: what it finds
+    why: str  # why it matters
+    example: str  # a CUDA snippet that triggers it
+    fix: str  # how to fix it
+    module: str  # the module (under hipport/) that makes these findings
+
+
+# --------------------------------------------------------------------------- the rules
+
+UNSUPPORTED = RuleInfo(
+    "HIP001",
+    "unsupported-api",
+    Severity.ERROR,
+    "A CUDA API with no HIP counterpart.",
+    "The name is left as it is, so the translated file will not build with HIP until the "
+    "call is replaced by hand.",
+    "cudaDeviceFlushGPUDirectRDMAWrites(target, scope);",
+    "Rewrite the code without the API, or guard it with #ifdef __HIP_PLATFORM_NVIDIA__. "
+    "Check the finding's alternative for an AMD hipExt API that can stand in.",
+    module="rules.rename",
+)
+
+NEEDS_NEWER_ROCM = RuleInfo(
+    "HIP002",
+    "needs-newer-rocm",
+    Severity.ERROR,
+    "The HIP counterpart exists, but only in a ROCm newer than the target.",
+    "Renaming would produce code that does not build with the ROCm release you aim at, so "
+    "the name is left unchanged.",
+    "cudaMallocAsync(&p, n, stream);  // hipMallocAsync needs ROCm 5.2",
+    "Raise the target (--rocm), or replace the call with one the target has.",
+    module="rules.rename",
+)
+
+EXPERIMENTAL = RuleInfo(
+    "HIP003",
+    "experimental-mapping",
+    Severity.WARNING,
+    "HIPIFY marks this mapping experimental; it is not applied by default.",
+    "Experimental HIP APIs may change or behave differently from CUDA.",
+    "cublasSgemm_64(...);",
+    "Pass --experimental to apply the mapping, and test the result.",
+    module="rules.rename",
+)
+
+UNKNOWN = RuleInfo(
+    "HIP004",
+    "unknown-cuda-identifier",
+    Severity.ERROR,
+    "An identifier that looks like CUDA API but is not in hipport's tables.",
+    "It is left unchanged, so the HIP build will fail on it unless the project defines it; "
+    "it may be a newer CUDA API, a typo, or a name from a library hipport does not map.",
+    "cudaFrobnicate(ptr);",
+    "Port the call by hand; if the project defines the name itself, list it in the "
+    "project's names (or define it where hipport can see it) to silence this.",
+    module="rules.unknown",
+)
+
+DEPRECATED_CUDA = RuleInfo(
+    "HIP005",
+    "deprecated-in-cuda",
+    Severity.WARNING,
+    "The CUDA API is deprecated (by the target CUDA release); it was renamed anyway.",
+    "Deprecated APIs tend to be removed from HIP too; now is a good time to move off them.",
+    "cudaThreadSynchronize();",
+    "Use the API CUDA recommends instead (e.g. cudaDeviceSynchronize).",
+    module="rules.rename",
+)
+
+REMOVED_CUDA = RuleInfo(
+    "HIP006",
+    "removed-from-cuda",
+    Severity.WARNING,
+    "The CUDA API was removed from CUDA (by the target CUDA release); it was renamed anyway.",
+    "The original code no longer builds with current CUDA, and HIP may drop the API too.",
+    "cudaBindTexture(0, tex, p, n);",
+    "Port to the replacement API (texture objects, ...).",
+    module="rules.rename",
+)
+
+DEPRECATED_HIP = RuleInfo(
+    "HIP007",
+    "deprecated-in-hip",
+    Severity.WARNING,
+    "The HIP counterpart is deprecated in the target ROCm; it was renamed anyway.",
+    "Deprecated HIP APIs print warnings and are removed in later ROCm releases.",
+    "cudaMemcpyToArray(dst, 0, 0, src, n, kind);",
+    "Use the replacement HIP API (e.g. hipMemcpy2DToArray).",
+    module="rules.rename",
+)
+
+REMOVED_HIP = RuleInfo(
+    "HIP008",
+    "removed-from-hip",
+    Severity.WARNING,
+    "The HIP counterpart was removed in the target ROCm; the name is left unchanged.",
+    "The renamed call would not build with the target ROCm.",
+    "cudaBindTexture(0, tex, p, n);  // hipBindTexture removed in ROCm 6",
+    "Port to the replacement API, or aim at an older ROCm.",
+    module="rules.rename",
+)
+
+NEEDS_HUMAN = RuleInfo(
+    "HIP009",
+    "needs-human",
+    Severity.WARNING,
+    "A rewrite hipport cannot make safely from tokens; the code is left as it is.",
+    "The construct is ambiguous without a compiler (an unusual launch, an argument that "
+    "is not a plain symbol, a CUDA-only macro); a wrong edit would be worse than none.",
+    "(*kernel_ptr)<<<grid, block>>>(x);",
+    "Rewrite the code by hand as the message says, or use the default <<<...>>> syntax.",
+    module="rules.launch",
+)
+
+REQUIRES_MACRO = RuleInfo(
+    "HIP010",
+    "requires-macro",
+    Severity.NOTE,
+    "The HIP name exists only when a macro is defined before the HIP headers.",
+    "Without the macro the renamed call does not build (e.g. the *_sync warp builtins).",
+    "__shfl_down_sync(0xffffffff, v, 16);",
+    "Define the macro (e.g. -DHIP_ENABLE_WARP_SYNC_BUILTINS) in the build; note that HIP "
+    "warp masks are 64-bit.",
+    module="rules.rename",
+)
+
+HIPEXT = RuleInfo(
+    "HIP011",
+    "hipext-alternative",
+    Severity.NOTE,
+    "An AMD-only hipExt API can stand in for this CUDA construct.",
+    "Where HIP has no direct counterpart, or offers an AMD-specific better fit, a hipExt API "
+    "may do the job; it is never applied silently, as it ties the code to AMD GPUs.",
+    "cuGreenCtxCreate(&ctx, desc, dev, flags);",
+    "Read the hipExt API's documentation and rewrite the call by hand if it fits.",
+    module="rules.rename",
+)
+
+UNMAPPED_INCLUDE = RuleInfo(
+    "HIP012",
+    "unmapped-include",
+    Severity.WARNING,
+    "A CUDA header with no HIP counterpart.",
+    "The include is left as it is, so the file will not build with HIP until the header "
+    "(and what the code uses from it) is replaced.",
+    "#include <cuda_awbarrier.h>",
+    "Remove the include and port the code that needs it, or guard it with "
+    "#ifdef __HIP_PLATFORM_NVIDIA__.",
+    module="rules.includes",
+)
+
+SEMANTIC_PARSE_ERROR = RuleInfo(
+    "HIP013",
+    "semantic-parse-error",
+    Severity.NOTE,
+    "The semantic (AST) pass could not parse the file; tokens alone were used.",
+    "Without the AST, hipport cannot tell a user's own `cudaFoo` from CUDA's or confirm "
+    "kernel launches; the token path still translates everything it knows.",
+    "hipport --semantic file.cu  # with no CUDA toolkit or clang resource headers",
+    "Pass --cuda-path, install the clang-tidy wheel matching libclang (its resource "
+    "headers are used), or give the compile flags with a compilation database.",
+    module="semantic",
+)
+
+INLINE_PTX = RuleInfo(
+    "HIP101",
+    "inline-ptx",
+    Severity.ERROR,
+    "Inline assembly (asm / asm volatile / __asm__) in device code: PTX does not exist on AMD.",
+    "Inline asm strings are passed to the target assembler untouched. On NVIDIA they are PTX "
+    "(mov.u32 %0, %%laneid; ld.global.cs; shfl.sync ...); hipcc compiles device code for "
+    "AMDGPU (GCN/CDNA/RDNA ISA), whose assembler rejects PTX, so the file stops building for "
+    "AMD — or, behind an #ifdef, silently takes a different path. hipify tools leave asm "
+    "untouched. An error rather than a warning, unlike the other hazards: PTX in AMD "
+    "device code does not compile. Fires on asm statements inside __device__/__global__ "
+    "functions, inside "
+    "#define bodies, or whose strings look like PTX anywhere (host-only x86 asm does not "
+    "fire).",
+    "__device__ unsigned lane_id() {\n"
+    "    unsigned lane;\n"
+    '    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));\n'
+    "    return lane;\n"
+    "}",
+    "Replace the PTX with portable code or HIP device functions: %laneid -> __lane_id(), "
+    "%clock64/%globaltimer -> clock64()/wall_clock64(), ld.global.nc -> __ldg(), "
+    "shfl/vote PTX -> __shfl*/__ballot; for AMD-only tuning use __builtin_amdgcn_* "
+    "intrinsics. Keep unavoidable PTX behind #if defined(__HIP_PLATFORM_NVIDIA__) with an "
+    "AMD branch.",
+    module="rules.hazards",
+)
+
+HARDCODED_WARP_SIZE = RuleInfo(
+    "HIP102",
+    "hardcoded-warp-size",
+    Severity.WARNING,
+    "Warp size hard-coded as 32 (lane arithmetic, per-warp arrays, WARP_SIZE macros).",
+    "AMD CDNA/GCN GPUs run 64-lane wavefronts (RDNA can run 32 or 64), so warpSize is 64 "
+    "there. Lane and warp indices computed as tid % 32, tid & 31 (0x1f), tid / 32 or "
+    "tid >> 5 next to warp intrinsics split every wavefront into two halves that the "
+    "shuffles, votes and ballots do not respect; reductions return partial sums, per-lane "
+    "shared arrays sized 32 overflow for lanes 32-63, and a `#define WARP_SIZE 32` spreads "
+    "the same wrong constant through the program. Fires on: % 32, & 31, & 0x1f, / 32, "
+    ">> 5 (and their compound assignments) and __shared__ arrays with a dimension of 32 "
+    "(literal, or a warp-size macro worth 32), all inside a function body that uses a warp "
+    "intrinsic (__shfl*, __ballot*, __any*, __all*, __activemask, __syncwarp, __match_*, "
+    "__reduce_*_sync, tiled_partition); and on definitions of warp-size-named macros or "
+    "constants (WARP_SIZE, kWarpSize, THREADS_PER_WARP, ...) as 32, unless the file also "
+    "defines the same name to another value (an #if branch for AMD).",
+    "#define WARP_SIZE 32\n"
+    "__global__ void reduce(const float* in, float* out) {\n"
+    "    __shared__ float partial[32];\n"
+    "    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;\n"
+    "    float v = in[threadIdx.x];\n"
+    "    for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n"
+    "    if (lane == 0) partial[warp] = v;\n"
+    "}",
+    "Use the built-in warpSize (a run-time value in HIP; on AMD it is 64, or 32 on RDNA in "
+    "wave32 mode) for lane = threadIdx.x % warpSize and warp = threadIdx.x / warpSize; "
+    "size per-warp arrays by the maximum (e.g. 1024 / 32 covers both) or by a compile-time "
+    "constant chosen per platform (#if defined(__HIP_PLATFORM_AMD__) 64), and loop "
+    "shuffle offsets from warpSize / 2.",
+    module="rules.hazards",
+)
+
+LANE_MASK_32BIT = RuleInfo(
+    "HIP103",
+    "lane-mask-32bit",
+    Severity.WARNING,
+    "A 32-bit lane mask: 0xffffffff / ~0u / a FULL_MASK macro passed to a *_sync intrinsic, "
+    "or a ballot/activemask result kept in a 32-bit integer.",
+    "On AMD a wavefront has up to 64 lanes, so lane masks are 64-bit: HIP's __ballot, "
+    "__activemask and the *_sync intrinsics use unsigned long long. 0xffffffff (or ~0u) "
+    "names only lanes 0-31, so the upper half of the wavefront is left out of the shuffle, "
+    "vote or sync; HIP's *_sync intrinsics (ROCm 6.2+) go further and reject masks that "
+    "are not 64-bit integers at compile time. Storing __ballot_sync/__ballot/__activemask "
+    "in unsigned, unsigned int, int or uint32_t (or passing it to the 32-bit __popc, "
+    "__ffs, __clz, __brev) silently drops the votes of lanes 32-63, so counts and "
+    "leader election are wrong on AMD.",
+    "#define FULL_MASK 0xffffffff\n"
+    "__global__ void count(const int* x, int* n) {\n"
+    "    unsigned mask = __ballot_sync(FULL_MASK, x[threadIdx.x] > 0);\n"
+    "    if (threadIdx.x == 0) *n = __popc(mask);\n"
+    "}",
+    "Keep masks in unsigned long long (or auto / uint64_t) and use the 64-bit bit helpers "
+    "(__popcll, __ffsll, __clzll, __brevll); pass __activemask() (or ~0ull for a full "
+    "wavefront) as the mask instead of 0xffffffff.",
+    module="rules.hazards",
+)
+
+WMMA = RuleInfo(
+    "HIP104",
+    "wmma",
+    Severity.WARNING,
+    "NVIDIA tensor-core WMMA (nvcuda::wmma, <mma.h>).",
+    "nvcuda::wmma is NVIDIA's warp-level matrix API for tensor cores; HIP has no "
+    "nvcuda::wmma and no <mma.h>, and hipify leaves it alone. AMD's counterpart, rocWMMA "
+    "(rocwmma::fragment, load_matrix_sync, mma_sync, ...), is a separate library with its "
+    "own header, supported fragment shapes and data types that differ per GPU (MFMA on "
+    "CDNA, WMMA on RDNA3), and fragments spread over a 64-lane wavefront, so code that "
+    "indexes fragment elements per lane or assumes 32 threads per fragment must be "
+    "revisited.",
+    "#include <mma.h>\n"
+    "using namespace nvcuda;\n"
+    "__global__ void gemm(const half* a, const half* b, float* c) {\n"
+    "    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;\n"
+    "    wmma::load_matrix_sync(fa, a, 16);\n"
+    "}",
+    "Port to rocWMMA (#include <rocwmma/rocwmma.hpp>, namespace rocwmma) after checking the "
+    "shapes and types the target GPU supports, or call a GEMM library (hipBLAS/rocBLAS, "
+    "hipBLASLt); keep the CUDA path behind #if defined(__HIP_PLATFORM_NVIDIA__).",
+    module="rules.hazards",
+)
+
+TEXTURE_REFERENCE = RuleInfo(
+    "HIP105",
+    "texture-reference",
+    Severity.WARNING,
+    "Legacy texture/surface references (texture<T, dim, mode>, surface<...>, "
+    "cudaBindTexture*, fetches through a reference).",
+    "Texture and surface references are the pre-Kepler binding model: a file-scope "
+    "texture<> or surface<> object bound at run time with cudaBindTexture*/"
+    "cudaBindSurfaceToArray. CUDA deprecated them in 11 and removed them in CUDA 12, and "
+    "HIP only carries them as deprecated API (hipBindTexture and friends, with partial "
+    "support on AMD, slated for removal), so code using them builds with neither current "
+    "toolkit or depends on API about to go. Texture objects (cudaTextureObject_t with "
+    "cudaCreateTextureObject, tex1Dfetch<T>(obj, i)) are supported by both and do not "
+    "fire.",
+    "texture<float, 1, cudaReadModeElementType> tex;\n"
+    "__global__ void k(float* out) { out[threadIdx.x] = tex1Dfetch(tex, threadIdx.x); }\n"
+    "// host: cudaBindTexture(nullptr, tex, d_in, n * sizeof(float));",
+    "Switch to texture objects: describe the memory with cudaResourceDesc/cudaTextureDesc, "
+    "create a cudaTextureObject_t with cudaCreateTextureObject, pass it to the kernel and "
+    "fetch with tex1Dfetch<T>(obj, i) / tex2D<T>(obj, x, y); surfaces likewise with "
+    "cudaSurfaceObject_t. hipify maps texture objects one to one.",
+    module="rules.hazards",
+)
+
+LAUNCH_BOUNDS_MIN_BLOCKS = RuleInfo(
+    "HIP106",
+    "launch-bounds-min-blocks",
+    Severity.WARNING,
+    "__launch_bounds__ with a second (min blocks per SM) or third (max blocks per cluster) "
+    "argument.",
+    "In CUDA the second argument of __launch_bounds__ is the minimum number of resident "
+    "blocks per multiprocessor. HIP keeps the spelling but maps the second argument to "
+    "amdgpu_waves_per_eu: the minimum number of wavefronts per execution unit (SIMD), a "
+    "different unit, so the same number asks the compiler for a different register budget "
+    "(too many registers freed means spills, too few means lower occupancy than intended). "
+    "The third argument (CUDA 12 maxBlocksPerCluster, Hopper clusters) has no HIP meaning, "
+    "and HIP's __launch_bounds__ macro takes at most two arguments, so it does not build.",
+    "__global__ void __launch_bounds__(256, 4) kernel(float* x) { x[threadIdx.x] = 0.f; }",
+    "Keep only the first argument (max threads per block) for HIP, and if occupancy matters "
+    "express it in AMD's unit: wavefronts per EU = blocks per CU x waves per block / 4 "
+    "SIMDs (e.g. 256 threads = 4 waves of 64, 4 blocks per CU -> 4 waves per EU), or use "
+    "__attribute__((amdgpu_waves_per_eu(N))) behind #if defined(__HIP_PLATFORM_AMD__).",
+    module="rules.hazards",
+)
+
+COOPERATIVE_GROUPS_UNSUPPORTED = RuleInfo(
+    "HIP107",
+    "cooperative-groups-unsupported",
+    Severity.WARNING,
+    "A cooperative-groups feature that HIP does not provide.",
+    "HIP's cooperative groups (hip/hip_cooperative_groups.h) cover thread_block, "
+    "grid_group, multi_grid_group, coalesced_group, thread_block_tile<N> and "
+    "tiled_partition with shfl*/sync/size/thread_rank/group_index/thread_index. Checked "
+    "against the HIP 5.2 headers, it lacks: thread block clusters (this_cluster, "
+    "cluster_group: Hopper hardware); cg::memcpy_async / cg::wait / cg::wait_prior and "
+    "<cooperative_groups/memcpy_async.h>; cg::reduce, cg::inclusive_scan, "
+    "cg::exclusive_scan with cg::plus/less/greater/bit_* and <cooperative_groups/reduce.h>, "
+    "<cooperative_groups/scan.h>; labeled_partition, binary_partition, invoke_one, "
+    "invoke_one_broadcast, block_tile_memory; the newer accessors num_threads(), "
+    "dim_threads(), meta_group_rank(), meta_group_size(), num_blocks(), block_rank(), "
+    "block_index(), dim_blocks(). thread_block_tile<N> / tiled_partition<N> must be a "
+    "power of two no larger than the wavefront size (64; CUDA allows larger tiles with "
+    "block_tile_memory), so N > 64 or a non-power-of-two does not compile. (Not a "
+    "finding: grid_group::sync needs a cooperative launch, hipLaunchCooperativeKernel, "
+    "exactly as in CUDA.)",
+    "#include <cooperative_groups.h>\n"
+    "#include <cooperative_groups/reduce.h>\n"
+    "namespace cg = cooperative_groups;\n"
+    "__global__ void sum(const int* x, int* out) {\n"
+    "    auto tile = cg::tiled_partition<32>(cg::this_thread_block());\n"
+    "    int s = cg::reduce(tile, x[threadIdx.x], cg::plus<int>());\n"
+    "    if (tile.thread_rank() == 0) atomicAdd(out, s);\n"
+    "}",
+    "Write the missing pieces by hand on what HIP has: reductions and scans with "
+    "tile.shfl_down / shfl_xor loops (or hipCUB's WarpReduce/BlockReduce), asynchronous "
+    "copies as ordinary loads to shared memory plus __syncthreads(), size() and "
+    "thread_rank() instead of num_threads()/block_rank(); keep tiles at or below 64 "
+    "threads; clusters have no AMD equivalent.",
+    module="rules.hazards",
+)
+
+DEVICE_PROP_FIELD = RuleInfo(
+    "HIP108",
+    "device-prop-field",
+    Severity.ERROR,
+    "A cudaDeviceProp field that hipDeviceProp_t does not have.",
+    "hipify renames cudaDeviceProp to hipDeviceProp_t and cudaGetDeviceProperties to "
+    "hipGetDeviceProperties, but the two structs are not the same: CUDA 13's cudaDeviceProp "
+    "has fields that HIP 5.2's hipDeviceProp_t (the header this list was taken from) does "
+    "not, so `prop.asyncEngineCount` stops compiling after the port. ROCm 6.0 reworked "
+    "hipDeviceProp_t and added many of them, so with a newer ROCm some of these compile, "
+    "but their values on AMD may still be zero or approximations. An error for targets "
+    "before ROCm 6.0 (the field does not exist, so the port does not compile); a warning "
+    "for ROCm 6.0 and newer, where the list (from HIP 5.2) may be stale. Fires on "
+    ".field / ->field "
+    "accesses of the listed names in files that mention cudaDeviceProp or hipDeviceProp_t.",
+    "cudaDeviceProp prop;\n"
+    "cudaGetDeviceProperties(&prop, 0);\n"
+    'printf("copy engines: %d\\n", prop.asyncEngineCount);',
+    "Query the value with hipDeviceGetAttribute(&value, hipDeviceAttribute..., device) "
+    "where HIP has an attribute (the finding names it), use the HIP field where it is "
+    "spelled differently (sharedMemPerMultiprocessor -> maxSharedMemoryPerMultiProcessor), "
+    "or guard the access with #if defined(__HIP_PLATFORM_NVIDIA__).",
+    module="rules.hazards",
+)
+
+UNUSED_SUPPRESSION = RuleInfo(
+    "HIP201",
+    "unused-suppression",
+    Severity.WARNING,
+    "A `hipport: ignore` comment that silences no finding.",
+    "Suppressions outlive the code they were written for; an unused one hides nothing today "
+    "but would silently hide a new finding on that line tomorrow.",
+    "hipMalloc(&p, n);  // hipport: ignore[HIP001]",
+    "Delete the comment, or narrow it to the codes that still fire on that line.",
+    module="suppressions",
+)
+
+FILE_ERROR = RuleInfo(
+    "HIP202",
+    "file-error",
+    Severity.ERROR,
+    "A file hipport could not read, tokenize or translate.",
+    "Nothing in the file was checked, so a clean report would be a false promise.",
+    "hipport check binary.cu  # a file holding NUL bytes, or unreadable",
+    "Fix or exclude the file (exclude = [...] in [tool.hipport]); the message says why it failed.",
+    module="runner",
+)
+
+UNTRANSLATABLE = RuleInfo(
+    code="HIP301",
+    name="cmake-untranslatable",
+    severity=Severity.WARNING,
+    summary="A CMake construct that is CUDA-specific and has no exact HIP counterpart.",
+    why=(
+        "Legacy FindCUDA macros, nvcc compiler settings, separable compilation, CUDA-only "
+        "libraries and `$<COMPILE_LANGUAGE:CUDA>` option blocks carry nvcc semantics. "
+        "Renaming them to HIP would hand nvcc options to clang or silently change how "
+        "the project links, so hipport leaves them as they are and asks for a decision."
+    ),
+    example="cuda_add_executable(app main.cu)\nset(CMAKE_CUDA_SEPARABLE_COMPILATION ON)",
+    fix=(
+        "Rewrite by hand with CMake's HIP language: `enable_language(HIP)`, "
+        "`find_package(hip)`, `set_source_files_properties(<.cu files> PROPERTIES "
+        "LANGUAGE HIP)`, `add_executable`; use `-fgpu-rdc` for relocatable device code "
+        "and `$<COMPILE_LANGUAGE:HIP>` with clang options."
+    ),
+    module="cmake",
+)
+
+ARCHITECTURE = RuleInfo(
+    code="HIP302",
+    name="cmake-architecture",
+    severity=Severity.WARNING,
+    summary="A CUDA architecture value (e.g. 80, native) kept in a HIP_ARCHITECTURES setting.",
+    why=(
+        "CUDA compute capabilities (70, 80, 90a, all-major, native) name NVIDIA GPUs. "
+        "HIP_ARCHITECTURES takes AMD gfx targets; there is no one-to-one map between the "
+        "two, so hipport renames the variable or property but keeps the value."
+    ),
+    example="set(CMAKE_CUDA_ARCHITECTURES 80)",
+    fix=(
+        "List the AMD GPUs you build for, e.g. `set(CMAKE_HIP_ARCHITECTURES "
+        '"gfx90a;gfx942")` for MI200/MI300 or `gfx1100` for RDNA3, or pass '
+        "-DCMAKE_HIP_ARCHITECTURES=... at configure time."
+    ),
+    module="cmake",
+)
+
+
+# --------------------------------------------------------------------------- the index
+
+# The rewrite rules, in the order the engine runs them (earlier edits win overlaps).
+# rules.symbols has no code of its own (it reports HIP009, owned by rules.launch).
+REWRITE_ORDER: tuple[str, ...] = (
+    "rules.rename",
+    "rules.includes",
+    "rules.launch",
+    "rules.symbols",
+    "rules.unknown",
+)
+HAZARDS_PACKAGE = "rules.hazards"
+
+
+def _index(entries: dict[str, object]) -> dict[str, RuleInfo]:
+    """code -> RuleInfo of every entry above, in code order; a code or name used twice,
+    or a name that is not kebab-case, is an error at import time."""
+    rules: dict[str, RuleInfo] = {}
+    names: set[str] = set()
+    for info in entries.values():
+        if not isinstance(info, RuleInfo):
+            continue
+        if info.code in rules or info.name in names:
+            raise ValueError(f"rule {info.code} {info.name}: code or name used twice")
+        if info.name != info.name.lower() or " " in info.name or "_" in info.name:
+            raise ValueError(f"rule {info.code}: name {info.name!r} is not kebab-case")
+        rules[info.code] = info
+        names.add(info.name)
+    return dict(sorted(rules.items()))
+
+
+RULES: dict[str, RuleInfo] = _index(dict(globals()))
+
+
+def _rule_modules() -> tuple[str, ...]:
+    hazards = (
+        info.module
+        for info in RULES.values()
+        if info.module == HAZARDS_PACKAGE or info.module.startswith(HAZARDS_PACKAGE + ".")
+    )
+    return REWRITE_ORDER + tuple(dict.fromkeys(hazards))
+
+
+# Every module the engine runs, in run order (each exposes RULE, see hipport/rules).
+RULE_MODULES: tuple[str, ...] = _rule_modules()
+
+
+def rule_by_code_or_name(key: str) -> RuleInfo | None:
+    key_up = key.upper()
+    if key_up in RULES:
+        return RULES[key_up]
+    for info in RULES.values():
+        if info.name == key.lower():
+            return info
+    return None
