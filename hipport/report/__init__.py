@@ -7,6 +7,7 @@ list it in FORMATS. Every renderer reads the same `Report`, so they never disagr
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 FORMATS: dict[str, str] = {
@@ -18,7 +19,11 @@ FORMATS: dict[str, str] = {
     "csv": "hipport.report.csv",
     "markdown": "hipport.report.markdown",
     "html": "hipport.report.html",
+    "gitlab": "hipport.report.gitlab",
 }
+
+# Terminal layouts of the text format (--output-format).
+TEXT_LAYOUTS = ("full", "concise", "grouped")
 
 
 @dataclass(frozen=True)
@@ -26,7 +31,13 @@ class RenderOptions:
     fail_on: str = "error"  # JUnit failures and the text summary's verdict use it
     statistics: bool = False  # text/markdown: add the per-family and per-API tables
     color: bool = False  # text: ANSI colours (only when writing to a terminal)
-    width: int = 100  # text: the summary tables' width
+    width: int | None = None  # text: the terminal's width; None: never wrap or truncate
+    layout: str = "full"  # text: full, concise or grouped (TEXT_LAYOUTS)
+    hints: bool = True  # text: print fix hints (full layout only)
+    quiet: bool = False  # text: the findings only, no summary
+    cwd: str | None = None  # text: show paths relative to this directory (None: as reported)
+    sources: Callable[[str], bytes | None] | None = None  # text: a file's bytes, for carets
+    sarif_max_results: int | None = None  # sarif: keep at most this many results (by severity)
 
 
 class FormatUnavailable(RuntimeError):

@@ -10,7 +10,11 @@ def _cell(text: object) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def render(report: Report, options: RenderOptions | None = None) -> str:
+def render(
+    report: Report, options: RenderOptions | None = None, max_findings: int | None = None
+) -> str:
+    """The report as markdown; `max_findings` lists only the first so many (the rest are
+    counted), for places with a size cap such as GitHub's job summary."""
     options = options or RenderOptions()
     t, r, c = report.totals, report.rocm, report.counts()
     out = [
@@ -60,11 +64,17 @@ def render(report: Report, options: RenderOptions | None = None) -> str:
     out += ["## Findings", ""]
     if not report.findings:
         out.append("No findings.")
-    for f in report.findings:
+    listed = report.findings if max_findings is None else report.findings[:max_findings]
+    for f in listed:
         loc = f.location
         out.append(
             f"- **{f.severity.value}** `{loc.path}:{loc.line}:{loc.column}` "
             f"{_cell(f.message)} [`{f.code}`]"
+        )
+    if len(listed) < len(report.findings):
+        out.append(
+            f"- and {len(report.findings) - len(listed)} more (the full list: "
+            "`hipport check --format json`)"
         )
     if report.stale:
         out += ["", "## Stale baseline entries", ""]

@@ -1,5 +1,12 @@
 """SARIF 2.1.0, as GitHub code scanning reads it: rules with help text, relative URIs
-under %SRCROOT%, regions, and partial fingerprints that survive lines moving."""
+under %SRCROOT%, regions, and partial fingerprints that survive lines moving.
+
+GitHub's limits (docs.github.com, "SARIF results exceed limit"): a run with more than
+25,000 results is rejected, and of an accepted run only the top 5,000 by severity are
+shown. `--sarif-max-results N` keeps the N most severe results (default: GitHub's 25,000,
+so an upload is never rejected; 0 keeps all); `limit_warnings` says what a run exceeds,
+and the run records it as a tool execution notification.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +22,44 @@ from hipport.report.model import Report
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFO_URI = "https://github.com/hipport/hipport"
 _LEVEL = {"error": "error", "warning": "warning", "note": "note"}
+GITHUB_MAX_RESULTS = 25_000  # results per run GitHub accepts
+GITHUB_SHOWN_RESULTS = 5_000  # results per run GitHub shows (the most severe)
+
+
+def max_results(options: RenderOptions | None) -> int | None:
+    """The cap on results: the option (0: none), else GitHub's."""
+    chosen = options.sarif_max_results if options else None
+    if chosen is None:
+        return GITHUB_MAX_RESULTS
+    return chosen or None
+
+
+def kept_findings(report: Report, limit: int | None) -> list[Finding]:
+    """The findings a run carries: all, or the `limit` most severe (in report order)."""
+    if limit is None or len(report.findings) <= limit:
+        return report.findings
+    ranked = sorted(range(len(report.findings)), key=lambda i: -report.findings[i].severity.rank)
+    keep = sorted(ranked[:limit])
+    return [report.findings[i] for i in keep]
+
+
+def limit_warnings(report: Report, options: RenderOptions | None = None) -> list[str]:
+    """What the SARIF of `report` exceeds of GitHub's limits, in words (for stderr)."""
+    total = len(report.findings)
+    limit = max_results(options)
+    out = []
+    if limit is not None and total > limit:
+        out.append(
+            f"SARIF: {total} results, more than --sarif-max-results {limit}: "
+            f"kept the {limit} most severe"
+            + (" (GitHub rejects a run of more than 25,000)" if total > GITHUB_MAX_RESULTS else "")
+        )
+    if min(total, limit or total) > GITHUB_SHOWN_RESULTS:
+        out.append(
+            f"SARIF: GitHub code scanning shows only the top {GITHUB_SHOWN_RESULTS} results "
+            f"of a run by severity; this run has {min(total, limit or total)}"
+        )
+    return out
 
 
 def rule_descriptor(info: RuleInfo) -> dict[str, Any]:
@@ -89,8 +134,9 @@ def _uri(path: str) -> str:
     return quote(path.replace("\\", "/").lstrip("/"), safe="/")
 
 
-def to_sarif(report: Report) -> dict[str, Any]:
-    codes = sorted({f.code for f in report.findings} & set(RULES))
+def to_sarif(report: Report, options: RenderOptions | None = None) -> dict[str, Any]:
+    findings = kept_findings(report, max_results(options))
+    codes = sorted({f.code for f in findings} & set(RULES))
     rules = [rule_descriptor(RULES[c]) for c in codes]
     index = {c: i for i, c in enumerate(codes)}
     root = Path(report.root)
@@ -105,13 +151,26 @@ def to_sarif(report: Report) -> dict[str, Any]:
                 "rules": rules,
             }
         },
-        "results": [_result(f, index) for f in report.findings],
-        "properties": {"minimumRocm": report.rocm.minimum, "targetRocm": report.rocm.target},
+        "results": [_result(f, index) for f in findings],
+        "properties": {
+            "minimumRocm": report.rocm.minimum,
+            "targetRocm": report.rocm.target,
+            "totalResults": len(report.findings),
+        },
     }
+    warnings = limit_warnings(report, options)
+    run["invocations"] = [
+        {
+            "executionSuccessful": True,
+            "toolExecutionNotifications": [
+                {"level": "warning", "message": {"text": text}} for text in warnings
+            ],
+        }
+    ]
     if root_uri:
         run["originalUriBaseIds"] = {"%SRCROOT%": {"uri": root_uri}}
     return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
 def render(report: Report, options: RenderOptions | None = None) -> str:
-    return json.dumps(to_sarif(report), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(to_sarif(report, options), indent=2, ensure_ascii=False) + "\n"
