@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from hipport.cli.output import output_options
 from hipport.cli.translate import common_options, run_options
 from hipport.report import FORMATS
 
@@ -146,6 +147,7 @@ def _baseline_path(option: Path | None, no_baseline: bool, config) -> Path | Non
     metavar="CODES",
     help="Do not report these rule codes, code prefixes or names.",
 )
+@output_options
 @common_options
 @guarded
 def check(
@@ -162,11 +164,27 @@ def check(
     **values: Any,
 ) -> None:
     """Report what cannot be ported to HIP for the target ROCm; exit 1 when findings reach
-    --fail-on. Nothing is written except the report."""
+    --fail-on. Nothing is written except the reports. `hipport check -` checks one source
+    read from standard input (name it with --stdin-filename)."""
+    from dataclasses import replace
+
     from hipport.baseline import Baseline
-    from hipport.report import FormatUnavailable, RenderOptions, load_rules, render
+    from hipport.cli import output as out
+    from hipport.report import load_rules
     from hipport.report.model import build_report
 
+    targets = out.destinations(fmt, output, values.pop("extra_reports"))
+    out.check_writable(targets)
+    from_stdin = tuple(str(p) for p in paths) == (out.STDIN,)
+    stdin_filename = values.pop("stdin_filename")
+    if out.STDIN in (str(p) for p in paths) and not from_stdin:
+        raise click.UsageError("`-` (standard input) cannot be mixed with other paths")
+    if stdin_filename and not from_stdin:
+        raise click.UsageError("--stdin-filename needs `-` as the path")
+    stdin_path = stdin_data = None
+    if from_stdin:
+        stdin_path, stdin_data = out.read_stdin_source(stdin_filename)
+        paths = (stdin_path.parent if stdin_path.parent.is_dir() else Path.cwd(),)
     config = _load_config(paths)
     fail_on = fail_on or config.get("fail-on") or "error"
     if fail_on not in FAIL_ON:
@@ -174,24 +192,26 @@ def check(
     load_rules()
     baseline_at = _baseline_path(baseline_file, no_baseline, config)
     baseline = Baseline.load(baseline_at) if baseline_at else None
-    summary = _run(paths, config, values)
+    if from_stdin:
+        target = run_options(values, config).target
+        result = out.stdin_result(stdin_path, stdin_data, config.root, config, target)
+        summary, run_target = [result], target
+    else:
+        summary = _run(paths, config, values)
+        run_target = summary.target
     report = build_report(
         summary,
-        summary.target,
+        run_target,
         root=str(config.root),
         selection=_selection(config, select, ignore),
         baseline=baseline,
     )
-    to_terminal = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    options = RenderOptions(fail_on=fail_on, statistics=statistics, color=to_terminal)
-    try:
-        text = render(report, fmt, options)
-    except FormatUnavailable as exc:
-        raise click.UsageError(str(exc)) from None
-    if output is not None:
-        output.write_text(text, encoding="utf-8")
-    else:
-        click.echo(text, nl=False)
+    to_terminal = output is None and sys.stdout.isatty()
+    options = out.render_options(values, fail_on, statistics, to_terminal)
+    if from_stdin:
+        relpath = result.path
+        options = replace(options, sources=lambda p: stdin_data if p == relpath else None)
+    out.write_reports(report, targets, options)
     if report.fails(fail_on) and not exit_zero:
         sys.exit(1)
 

@@ -1,9 +1,22 @@
-"""Text: one compiler-style line per finding, then a summary table (rich; plain text when
-not writing to a terminal)."""
+"""Text for people at a terminal: the findings in one of three layouts, then a summary.
+
+- full (default): a compiler-style line, the source line with a caret under the column
+  (as clang prints it), and the rule's fix hint the first time the rule fires in the run;
+- concise: one line per finding, nothing else;
+- grouped: a heading per file, then one indented line per finding.
+
+Paths are shown relative to the directory the user stands in (`options.cwd`), without a
+`./`, and absolute when the file is outside it, so they open from where the command ran.
+Tables are never truncated: when not writing to a terminal they are as wide as their
+content; at a terminal long names fold onto the next line.
+"""
 
 from __future__ import annotations
 
 import io
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
@@ -13,11 +26,26 @@ from hipport.report import RenderOptions
 from hipport.report.model import Report
 
 _STYLES = {"error": "bold red", "warning": "yellow", "note": "cyan"}
+UNBOUNDED_WIDTH = 10_000  # "as wide as the content" for rich, which needs a number
+SOURCE_LINE_MAX = 300  # characters of a source line shown under a finding
 
 
-def finding_line(f: Finding) -> str:
+def finding_line(f: Finding, path: str | None = None) -> str:
     loc = f.location
-    return f"{loc.path}:{loc.line}:{loc.column}: {f.severity.value}: {f.message} [{f.code}]"
+    where = path if path is not None else loc.path
+    return f"{where}:{loc.line}:{loc.column}: {f.severity.value}: {f.message} [{f.code}]"
+
+
+def display_path(path: str, root: str, cwd: str | None) -> str:
+    """`path` (relative to `root`) as the user at `cwd` would type it."""
+    if cwd is None:
+        return path
+    absolute = Path(root, path) if not Path(path).is_absolute() else Path(path)
+    absolute = Path(os.path.abspath(Path(cwd, absolute)))
+    try:
+        return absolute.relative_to(os.path.abspath(cwd)).as_posix()
+    except ValueError:
+        return str(absolute)
 
 
 def render(report: Report, options: RenderOptions | None = None) -> str:
@@ -28,37 +56,139 @@ def render(report: Report, options: RenderOptions | None = None) -> str:
         force_terminal=options.color,
         no_color=not options.color,
         color_system="standard" if options.color else None,
-        width=options.width,
+        width=options.width or UNBOUNDED_WIDTH,
         highlight=False,
         soft_wrap=True,
     )
-    for f in report.findings:
-        line = finding_line(f)
-        if options.color:
-            console.print(line, style=_STYLES[f.severity.value], markup=False)
-        else:
-            console.print(line, markup=False)
-        if f.hint or f.hip:
-            console.print(f"    hint: {_hint(f)}", markup=False, style="dim")
+    out = _Printer(console, options.color)
+    paths = _PathNames(report.root, options.cwd)
+    if options.layout == "grouped":
+        _grouped(out, report.findings, paths)
+    else:
+        full = options.layout == "full"
+        sources = _SourceLines(options.sources or _disk_reader(report.root)) if full else None
+        hinted: set[str] = set()
+        for f in report.findings:
+            out.line(finding_line(f, paths(f.location.path)), _STYLES[f.severity.value])
+            if sources is not None:
+                for text in _caret(f, sources):
+                    out.line(text, "dim")
+            if full and options.hints and f.code not in hinted and (hint := _hint(f)):
+                hinted.add(f.code)
+                out.line(f"    hint: {hint}", "dim")
     for s in report.stale:
-        console.print(
-            f"{s.path}: stale baseline entry: {s.code} {s.api or '(no API)'} "
-            f"baselined {s.baselined}, found {s.found}",
-            markup=False,
+        out.line(
+            f"{paths(s.path)}: stale baseline entry: {s.code} {s.api or '(no API)'} "
+            f"baselined {s.baselined}, found {s.found}"
         )
+    if options.quiet:
+        return _without_trailing_spaces(buffer.getvalue())
     if report.findings or report.stale:
         console.print()
     console.print(_summary(report), markup=False, soft_wrap=False)
     if options.statistics:
-        console.print(_families(report))
-        console.print(_apis(report))
+        console.print(_families(report), soft_wrap=False)
+        console.print(_apis(report), soft_wrap=False)
     console.print(_verdict(report, options), markup=False)
-    return buffer.getvalue()
+    return _without_trailing_spaces(buffer.getvalue())
+
+
+def _without_trailing_spaces(text: str) -> str:
+    """rich pads table cells to the column width; a line's trailing blanks carry nothing."""
+    return "\n".join(line.rstrip() for line in text.split("\n"))
+
+
+class _Printer:
+    def __init__(self, console: Console, color: bool) -> None:
+        self.console, self.color = console, color
+
+    def line(self, text: str, style: str | None = None) -> None:
+        self.console.print(text, style=style if self.color else None, markup=False)
+
+
+class _PathNames:
+    """Root-relative path -> the path shown (memoised: a file has many findings)."""
+
+    def __init__(self, root: str, cwd: str | None) -> None:
+        self.root, self.cwd, self.seen = root, cwd, {}
+
+    def __call__(self, path: str) -> str:
+        if path not in self.seen:
+            self.seen[path] = display_path(path, self.root, self.cwd)
+        return self.seen[path]
+
+
+def _disk_reader(root: str) -> Callable[[str], bytes | None]:
+    def read(path: str) -> bytes | None:
+        try:
+            return Path(root, path).read_bytes()
+        except OSError:
+            return None
+
+    return read
+
+
+class _SourceLines:
+    """The lines of the file last asked for (findings come sorted by path)."""
+
+    def __init__(self, read: Callable[[str], bytes | None]) -> None:
+        self.read, self.path, self.lines = read, None, []
+
+    def line(self, path: str, number: int) -> str | None:
+        if path != self.path:
+            data = self.read(path)
+            self.path = path
+            self.lines = data.splitlines() if data else []
+        if 0 < number <= len(self.lines):
+            return self.lines[number - 1].decode("utf-8", "replace")
+        return None
+
+
+def _caret(f: Finding, sources: _SourceLines) -> Iterator[str]:
+    """`   12 | source line` and `      |     ^~~~` under the finding's columns."""
+    loc = f.location
+    text = sources.line(loc.path, loc.line)
+    if text is None or not text.strip():
+        return
+    raw = text.encode("utf-8")
+    start = _chars(raw, loc.column - 1)
+    end = _chars(raw, loc.end_column - 1) if loc.end_line == loc.line else len(text)
+    if start > SOURCE_LINE_MAX:  # a minified line: show the part around the column
+        text, end, start = "..." + text[start - 20 :], end - start + 23, 23
+    text = text[:SOURCE_LINE_MAX]
+    number = str(loc.line)
+    gutter = " " * max(5 - len(number), 1)
+    pad = "".join("\t" if ch == "\t" else " " for ch in text[:start])
+    width = max(min(end, len(text)) - start, 1)
+    yield f"{gutter}{number} | {text}"
+    yield f"{' ' * (len(gutter) + len(number))} | {pad}^{'~' * (width - 1)}"
+
+
+def _chars(raw: bytes, byte_offset: int) -> int:
+    """Characters in the first `byte_offset` bytes (columns count bytes, as compilers do)."""
+    return len(raw[: max(byte_offset, 0)].decode("utf-8", "replace"))
+
+
+def _grouped(out: _Printer, findings: list[Finding], paths: _PathNames) -> None:
+    current = None
+    for f in findings:
+        if f.location.path != current:
+            if current is not None:
+                out.line("")
+            current = f.location.path
+            out.line(paths(current), "bold")
+        loc = f.location
+        out.line(
+            f"  {loc.line}:{loc.column}  {f.severity.value:<7}  {f.message} [{f.code}]",
+            _STYLES[f.severity.value],
+        )
 
 
 def _hint(f: Finding) -> str:
     if f.hint:
         return f.hint
+    if not f.hip:
+        return ""
     text = f"HIP name {f.hip}"
     return text + (f" (ROCm {f.min_rocm}+)" if f.min_rocm else "")
 
@@ -66,8 +196,8 @@ def _hint(f: Finding) -> str:
 def _summary(report: Report) -> Table:
     t, r = report.totals, report.rocm
     table = Table(title="hipport check", show_header=False, box=None, pad_edge=False)
-    table.add_column("what", style="bold")
-    table.add_column("value")
+    table.add_column("what", style="bold", no_wrap=True)
+    table.add_column("value", overflow="fold")
     table.add_row("files", f"{t.files} ({t.files_changed} to change, {t.files_failed} failed)")
     table.add_row("lines", f"{t.lines} ({t.lines_changed} to change)")
     table.add_row(
@@ -92,19 +222,17 @@ def _summary(report: Report) -> Table:
     return table
 
 
+def _columns(table: Table, names: tuple[str, ...], right: tuple[str, ...]) -> Table:
+    for name in names:
+        table.add_column(
+            name, justify="right" if name in right else "left", overflow="fold", min_width=len(name)
+        )
+    return table
+
+
 def _families(report: Report) -> Table:
-    table = Table(title="API uses per family")
-    for name in (
-        "family",
-        "APIs",
-        "uses",
-        "mapped",
-        "newer ROCm",
-        "unsupported",
-        "unknown",
-        "other",
-    ):
-        table.add_column(name, justify="left" if name == "family" else "right")
+    names = ("family", "APIs", "uses", "mapped", "newer ROCm", "unsupported", "unknown", "other")
+    table = _columns(Table(title="API uses per family"), names, names[1:])
     for fam in report.families:
         c = fam.counts
         table.add_row(
@@ -121,9 +249,8 @@ def _families(report: Report) -> Table:
 
 
 def _apis(report: Report) -> Table:
-    table = Table(title="API uses")
-    for name in ("API", "family", "status", "uses", "files", "HIP", "ROCm"):
-        table.add_column(name, justify="right" if name in ("uses", "files") else "left")
+    names = ("API", "family", "status", "uses", "files", "HIP", "ROCm")
+    table = _columns(Table(title="API uses"), names, ("uses", "files"))
     for api in report.apis:
         table.add_row(
             api.api,

@@ -1,0 +1,246 @@
+"""`hipport check`'s output options: where reports go, how text looks, and one source from
+standard input. The command parses them; this module turns them into RenderOptions,
+checks every output path before the scan, and writes each report.
+
+One run can write several reports (`--format github --report sarif=hipport.sarif`), so a
+CI job checks the tree once and gets annotations, code scanning and a job summary from it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+
+from hipport.report import FORMATS, TEXT_LAYOUTS, RenderOptions
+
+COLOR_CHOICES = ("auto", "always", "never")
+STDIN = "-"
+
+
+def _extra_reports(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> tuple[tuple[str, Path], ...]:
+    out = []
+    for item in value:
+        fmt, sep, path = item.partition("=")
+        if not sep or not path:
+            raise click.BadParameter(f"{item!r}: use FORMAT=PATH, e.g. sarif=hipport.sarif")
+        if fmt not in FORMATS:
+            raise click.BadParameter(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
+        out.append((fmt, Path(path)))
+    return tuple(out)
+
+
+OUTPUT_OPTIONS = [
+    click.option(
+        "--output-format",
+        "layout",
+        type=click.Choice(TEXT_LAYOUTS),
+        default="full",
+        show_default=True,
+        help="Text layout: full (source line, caret and hints), concise (one line per "
+        "finding) or grouped (by file).",
+    ),
+    click.option("-q", "--quiet", is_flag=True, help="Text: print the findings only, no summary."),
+    click.option("--no-hints", is_flag=True, help="Text: leave out the fix hints."),
+    click.option(
+        "--color",
+        type=click.Choice(COLOR_CHOICES),
+        default="auto",
+        show_default=True,
+        help="Colour the text: auto (at a terminal, unless NO_COLOR is set; FORCE_COLOR "
+        "forces it), always or never.",
+    ),
+    click.option(
+        "--report",
+        "extra_reports",
+        multiple=True,
+        callback=_extra_reports,
+        metavar="FORMAT=PATH",
+        help="Also write a FORMAT report to PATH from the same run (repeatable), e.g. "
+        "--report sarif=hipport.sarif.",
+    ),
+    click.option(
+        "--sarif-max-results",
+        type=click.IntRange(min=0),
+        default=None,
+        metavar="N",
+        help="SARIF: keep the N most severe results (default 25000, GitHub's limit; 0: all).",
+    ),
+    click.option(
+        "--stdin-filename",
+        metavar="PATH",
+        help="With `-` as the path: the name of the source read from standard input "
+        "(for its configuration, suffix and the reported path).",
+    ),
+]
+
+
+def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    for option in reversed(OUTPUT_OPTIONS):
+        func = option(func)
+    return func
+
+
+@dataclass(frozen=True)
+class Destination:
+    fmt: str
+    path: Path | None  # None: standard output
+
+
+def use_color(choice: str, to_terminal: bool, env: dict[str, str] | None = None) -> bool:
+    """--color: always/never win; auto colours a terminal unless NO_COLOR is set, and
+    FORCE_COLOR colours even a pipe (https://no-color.org, https://force-color.org)."""
+    env = os.environ if env is None else env
+    if choice != "auto":
+        return choice == "always"
+    if env.get("NO_COLOR"):
+        return False
+    if env.get("FORCE_COLOR"):
+        return True
+    return to_terminal
+
+
+def destinations(
+    fmt: str, output: Path | None, extra: tuple[tuple[str, Path], ...]
+) -> list[Destination]:
+    out = [Destination(fmt, output)] + [Destination(f, p) for f, p in extra]
+    seen: set[Path] = set()
+    for d in out:
+        if d.path is None:
+            continue
+        key = Path(os.path.abspath(d.path))
+        if key in seen:
+            raise click.UsageError(f"two reports would be written to {d.path}")
+        seen.add(key)
+    return out
+
+
+def check_writable(targets: list[Destination]) -> None:
+    """Fail before the scan (exit 2) when a report could not be written: the directory is
+    missing or refuses a new file (the report is written as a temp file there, then
+    renamed), or the path is a directory. The probe is real, not os.access, which says
+    yes to root on any directory."""
+    import tempfile
+
+    for d in targets:
+        if d.path is None:
+            continue
+        path = d.path
+        parent = path.parent if str(path.parent) else Path(".")
+        if path.is_dir():
+            raise click.UsageError(f"cannot write the report to {path}: it is a directory")
+        if not parent.is_dir():
+            raise click.UsageError(f"cannot write the report to {path}: no directory {parent}")
+        try:
+            fd, probe = tempfile.mkstemp(dir=parent, prefix=".hipport-probe-")
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise click.UsageError(f"cannot write the report to {path}: {reason}") from None
+
+
+def render_options(
+    values: dict[str, Any], fail_on: str, statistics: bool, to_terminal: bool
+) -> RenderOptions:
+    return RenderOptions(
+        fail_on=fail_on,
+        statistics=statistics,
+        color=use_color(values.get("color") or "auto", to_terminal),
+        width=_terminal_width() if to_terminal else None,
+        layout=values.get("layout") or "full",
+        hints=not values.get("no_hints"),
+        quiet=bool(values.get("quiet")),
+        cwd=os.getcwd(),
+        sarif_max_results=values.get("sarif_max_results"),
+    )
+
+
+def _terminal_width() -> int:
+    import shutil
+
+    return shutil.get_terminal_size((100, 24)).columns
+
+
+def write_reports(report: Any, targets: list[Destination], options: RenderOptions) -> None:
+    """Render and write each report (atomically); the one without a path to stdout."""
+    from dataclasses import replace
+
+    from hipport.fsio import atomic_write
+    from hipport.report import FormatUnavailable, render
+    from hipport.report.sarif import limit_warnings
+
+    for d in targets:
+        own = options if d.path is None else replace(options, color=False, width=None)
+        try:
+            text = render(report, d.fmt, own)
+        except FormatUnavailable as exc:
+            raise click.UsageError(str(exc)) from None
+        if d.fmt == "sarif":
+            for warning in limit_warnings(report, own):
+                click.echo(f"hipport: warning: {warning}", err=True)
+        if d.fmt == "github":
+            _job_summary(report, own)
+        if d.path is None:
+            click.echo(text, nl=False, color=own.color)  # click strips ANSI from pipes
+        else:
+            atomic_write(d.path, text.encode("utf-8"))
+
+
+def _job_summary(report: Any, options: RenderOptions) -> None:
+    """Append the markdown summary to $GITHUB_STEP_SUMMARY (a file GitHub shows on the
+    run's page), when GitHub Actions set it."""
+    from hipport.report.github import job_summary
+
+    target = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not target:
+        return
+    try:
+        with open(target, "a", encoding="utf-8") as handle:
+            handle.write(job_summary(report, options))
+    except OSError as exc:
+        click.echo(f"hipport: warning: cannot write the job summary to {target}: {exc}", err=True)
+
+
+# ----------------------------------------------------------------------------- stdin
+
+
+def read_stdin_source(stdin_filename: str | None) -> tuple[Path, bytes]:
+    """The path the source stands for (absolute) and its bytes, from standard input."""
+    name = Path(stdin_filename) if stdin_filename else Path("stdin.cu")
+    data = sys.stdin.buffer.read()
+    return Path(os.path.abspath(name)), data
+
+
+def stdin_result(path: Path, data: bytes, root: Path, config: Any, target: Any) -> Any:
+    """Translate one source from standard input as if it were `path` in the project: the
+    project's configuration, and the names it defines elsewhere as the cached index of the
+    last run on the tree knows them (as for a pre-commit run on one file)."""
+    from hipport import cache
+    from hipport.engine import EngineOptions, TranslationResult, translate_source
+    from hipport.runner import FileOutcome, _apply_project_filters
+
+    try:
+        relpath = path.relative_to(Path(os.path.abspath(root))).as_posix()
+    except ValueError:
+        relpath = path.name
+    if relpath.endswith(("CMakeLists.txt", ".cmake")):
+        from hipport.cmake import translate_cmake
+
+        cm = translate_cmake(data, relpath)
+        return TranslationResult(relpath, data, cm.output, cm.edits, cm.findings)
+    options = EngineOptions(user_renames=config.renames, disabled_mappings=config.disabled_mappings)
+    result = translate_source(data, relpath, target, options)
+    index = cache.load_index(config.root)
+    names = frozenset(n for key, (_, _, defined) in index.items() for n in defined)
+    outcome = FileOutcome(path, relpath, "source", "changed" if result.changed else "unchanged")
+    outcome.result = result
+    _apply_project_filters([outcome], names | result.defined_names, config)
+    return outcome.result
