@@ -75,31 +75,78 @@ def test_the_parser_rejects_what_does_not_exist() -> None:
         parse(["no-such-command", "."])
 
 
+def reports_of(args: list[str]) -> dict[str, str | None]:
+    """format -> path of every report one `hipport check` writes (None: stdout)."""
+    out: dict[str, str | None] = {
+        _option(args, "--format") or "text": _option(args, "-o", "--output")
+    }
+    for i, word in enumerate(args):
+        if word == "--report" and i + 1 < len(args):
+            fmt, _, path = args[i + 1].partition("=")
+            out[fmt] = path
+    return out
+
+
+# The newest major version of each action in December 2026 (their release pages; the
+# CodeQL Action deprecates v3 in December 2026).
+PINNED = {
+    "actions/checkout": "v6",
+    "actions/setup-python": "v6",
+    "actions/cache": "v5",
+    "github/codeql-action/upload-sarif": "v4",
+}
+
+
+@pytest.mark.parametrize("recipe", ["github-actions.yml", "gitlab-ci.yml", "ci-shell.sh"])
+def test_each_recipe_checks_once(recipe: str) -> None:
+    checks = [c for c in hipport_commands(RECIPES / recipe) if c[0] == "check"]
+    assert len(checks) == 1, f"{recipe} runs the check {len(checks)} times"
+
+
 def test_github_workflow_uploads_the_sarif_it_writes() -> None:
     workflow = yaml.safe_load((RECIPES / "github-actions.yml").read_text())
-    steps = [s for job in workflow["jobs"].values() for s in job["steps"]]
-    commands = [c for c in hipport_commands(RECIPES / "github-actions.yml")]
-    sarif = next(c for c in commands if _option(c, "--format") == "sarif")
+    job = next(iter(workflow["jobs"].values()))
+    steps = job["steps"]
+    (check,) = [c for c in hipport_commands(RECIPES / "github-actions.yml") if c[0] == "check"]
+    reports = reports_of(check)
+    assert reports.get("github", "missing") is None  # annotations on stdout
     upload = next(
         s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif@")
     )
-    assert upload["with"]["sarif_file"] == _option(sarif, "-o", "--output")
+    assert upload["with"]["sarif_file"] == reports["sarif"]
     assert upload.get("if") == "always()"
-    assert any(_option(c, "--format") == "github" for c in commands)
-    job = next(iter(workflow["jobs"].values()))
+    assert _option(check, "--exit-zero") is None and "--exit-zero" not in check  # the gate
     assert job["permissions"]["security-events"] == "write"
     triggers = workflow.get("on", workflow.get(True))  # YAML 1.1 reads `on` as True
     assert "pull_request" in triggers
 
 
-def test_gitlab_job_reports_the_junit_it_writes() -> None:
+def test_github_workflow_pins_current_actions_and_caches_hipport() -> None:
+    workflow = yaml.safe_load((RECIPES / "github-actions.yml").read_text())
+    job = next(iter(workflow["jobs"].values()))
+    uses = {s["uses"].split("@")[0]: s["uses"].split("@")[1] for s in job["steps"] if "uses" in s}
+    assert uses == PINNED
+    cache = next(s for s in job["steps"] if s.get("uses", "").startswith("actions/cache@"))
+    assert cache["with"]["path"] == "${{ env.HIPPORT_CACHE_DIR }}"
+    assert job["env"]["HIPPORT_CACHE_DIR"]
+    assert "restore-keys" in cache["with"]  # a new commit starts from the last cache
+    names = [s.get("uses", s.get("run", "")) for s in job["steps"]]
+    check_at = next(i for i, n in enumerate(names) if n.startswith("hipport check"))
+    assert names.index(cache["uses"]) < check_at  # restored before the check
+
+
+def test_gitlab_job_reports_what_it_writes_and_caches_hipport() -> None:
     config = yaml.safe_load((RECIPES / "gitlab-ci.yml").read_text())
     job = config["hipport"]
-    junit = next(
-        c for c in hipport_commands(RECIPES / "gitlab-ci.yml") if _option(c, "--format") == "junit"
-    )
-    assert job["artifacts"]["reports"]["junit"] == _option(junit, "-o", "--output")
+    (check,) = [c for c in hipport_commands(RECIPES / "gitlab-ci.yml") if c[0] == "check"]
+    reports = reports_of(check)
+    assert job["artifacts"]["reports"]["junit"] == reports["junit"]
+    assert job["artifacts"]["reports"]["codequality"] == reports["gitlab"]
     assert job["artifacts"]["when"] == "always"
+    cache_dir = job["variables"]["HIPPORT_CACHE_DIR"]
+    assert cache_dir.startswith("$CI_PROJECT_DIR/")  # GitLab caches only paths in the project
+    relative = cache_dir.removeprefix("$CI_PROJECT_DIR/").rstrip("/") + "/"
+    assert job["cache"]["paths"] == [relative]
 
 
 def test_shell_recipe_is_valid_sh_and_keeps_the_exit_code() -> None:

@@ -2,12 +2,18 @@
 # hipport in any CI: a plain shell step that reads the exit code.
 #   0  no finding at or above --fail-on
 #   1  findings at or above --fail-on (new ones only, when a baseline is present)
-#   2  usage or internal error (bad option, unreadable configuration)
+#   2  usage or internal error (bad option, unreadable configuration, unwritable report)
+# Keep $HIPPORT_CACHE_DIR between runs with your CI's cache so unchanged files are not
+# lexed again.
 set -u
 
-pip install --quiet hipport
+: "${HIPPORT_CACHE_DIR:=.hipport-cache}"
+export HIPPORT_CACHE_DIR
 
-hipport check . --fail-on error
+pip install --quiet "hipport==0.1.0"
+
+# One run: the findings on stdout, a machine-readable copy for later steps.
+hipport check . --output-format concise --fail-on error --report json=hipport-report.json
 status=$?
 
 case $status in
@@ -16,8 +22,5 @@ case $status in
      echo "hipport: explain a rule with: hipport rule CODE" ;;
   *) echo "hipport: the check itself failed (exit $status)" ;;
 esac
-
-# A machine-readable copy for later steps; never fails the build on its own.
-hipport check . --format json -o hipport-report.json --exit-zero
 
 exit "$status"
