@@ -443,6 +443,42 @@ FILE_ERROR = RuleInfo(
     module="runner",
 )
 
+SKIPPED_SOURCE = RuleInfo(
+    "HIP203",
+    "skipped-source",
+    Severity.ERROR,
+    "A source file hipport skipped for what it holds: NUL bytes (binary, or UTF-16), or "
+    "over the size limit.",
+    "Nothing in the file was checked; a gate that passed it would pass unchecked code.",
+    "hipport check src/  # src/big.cu is 20 MiB, src/wide.cu is UTF-16",
+    "Convert the file to UTF-8, raise max-file-size in [tool.hipport], or exclude the file; "
+    'set [tool.hipport.severity] HIP203 = "warning" to keep it out of the gate.',
+    module="findings",
+)
+
+SYMLINK_LOOP = RuleInfo(
+    "HIP204",
+    "symlink-loop",
+    Severity.ERROR,
+    "A symbolic link that leads back to itself (a -> b -> a), found in the tree or named on "
+    "the command line.",
+    "The path can be neither read nor walked; whatever it was meant to point at was not checked.",
+    "ln -s self.cu self.cu; hipport check .",
+    "Remove or repair the link, or exclude the path.",
+    module="findings",
+)
+
+PERMISSION_DENIED = RuleInfo(
+    "HIP205",
+    "permission-denied",
+    Severity.ERROR,
+    "A file or directory hipport may not read.",
+    "Sources in or behind it were not checked; the rest of the run goes on.",
+    "chmod 000 src/private; hipport check src",
+    "Make it readable for the user running hipport, or exclude it (exclude = [...]).",
+    module="findings",
+)
+
 UNTRANSLATABLE = RuleInfo(
     code="HIP301",
     name="cmake-untranslatable",

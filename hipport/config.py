@@ -16,6 +16,7 @@ from the given paths. Keys are the command-line options' names (`rocm`, `launch-
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -152,7 +153,7 @@ def find_config(start: Path) -> tuple[Path, Path | None, dict[str, Any]]:
     """Walk up from `start`; the first .hipport.toml or pyproject.toml with [tool.hipport]
     wins. Returns (root, config file or None, values). With none found, the root is the
     nearest directory holding .git, else `start`."""
-    start = start.resolve()
+    start = Path(os.path.realpath(start))  # not resolve(): it raises on a symlink loop
     directory = start if start.is_dir() else start.parent
     git_root = None
     for candidate in (directory, *directory.parents):

@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from hipport.catalogue import FILE_ERROR, RULES, RuleInfo, Severity, rule_by_code_or_name
+from hipport.catalogue import (
+    FILE_ERROR,
+    PERMISSION_DENIED,
+    RULES,
+    SKIPPED_SOURCE,
+    SYMLINK_LOOP,
+    RuleInfo,
+    Severity,
+    rule_by_code_or_name,
+)
 from hipport.tables import Status
 from hipport.target import Version
 
@@ -72,3 +81,27 @@ class Use:
     location: Location
     new_name: str | None = None
     min_rocm: Version | None = None
+
+
+SKIPPED_PREFIX = "skipped: "
+LOOP_REASON = SKIPPED_PREFIX + "symlink loop"
+DENIED_REASON = SKIPPED_PREFIX + "permission denied"
+
+
+def file_finding(relpath: str, status: str, error: str | None) -> Finding | None:
+    """The finding of a file the run could not process (status failed or skipped), or None
+    for a processed one. The reason decides the code: a symlink loop (HIP204), a permission
+    denied (HIP205), any other skip (HIP203), or an error (HIP202)."""
+    if status == "skipped":
+        message = error or "skipped"
+        if message.startswith(LOOP_REASON):
+            info = SYMLINK_LOOP
+        elif message.startswith(DENIED_REASON):
+            info = PERMISSION_DENIED
+        else:
+            info = SKIPPED_SOURCE
+    elif status == "failed":
+        info, message = FILE_ERROR, f"could not process the file: {error or 'unknown error'}"
+    else:
+        return None
+    return Finding(info.code, info.severity, message, Location(relpath, 1, 1, 1, 1))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import os
 import stat
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hipport.findings import DENIED_REASON, LOOP_REASON
 from hipport.fsio import is_stale_temp
 
 SOURCE_SUFFIXES = (
@@ -59,6 +61,16 @@ class Skipped:
     reason: str
 
 
+def skip_reason(exc: OSError, what: str = "cannot read") -> str:
+    """What an OSError on a path tells the user. A symlink loop and a permission denied are
+    skips with findings of their own (HIP204, HIP205); anything else is a read error."""
+    if exc.errno == errno.ELOOP:
+        return LOOP_REASON
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return DENIED_REASON
+    return f"{what}: {exc.strerror or exc}"
+
+
 def classify(name: str, suffixes: tuple[str, ...] = SOURCE_SUFFIXES) -> str:
     if name == "CMakeLists.txt" or name.endswith(".cmake"):
         return "cmake"
@@ -101,7 +113,11 @@ class _GitIgnore:
 
     def push(self, directory: Path, rel: str) -> int:
         path = directory / ".gitignore"
-        if path.is_file():
+        try:  # not Path.is_file: it raises on a directory one may not search
+            is_file = stat.S_ISREG(os.stat(path).st_mode)
+        except OSError:
+            is_file = False
+        if is_file:
             try:
                 lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
                 import pathspec  # only when a .gitignore exists: it costs ~80 ms to import
@@ -175,7 +191,7 @@ def discover(
         try:
             mode = os.stat(path).st_mode
         except OSError as exc:
-            skipped.append(Skipped(path, f"cannot stat: {exc.strerror}"))
+            skipped.append(Skipped(path, skip_reason(exc, "cannot stat")))
             continue
         if not stat.S_ISREG(mode):
             skipped.append(Skipped(path, "not a regular file"))
@@ -246,17 +262,17 @@ def _walk(
         try:
             st = os.stat(directory)
         except OSError as exc:
-            skipped.append(Skipped(directory, f"cannot read directory: {exc.strerror}"))
+            skipped.append(Skipped(directory, skip_reason(exc, "cannot read directory")))
             return None
         key = (st.st_dev, st.st_ino)
         if key in seen_dirs:
-            skipped.append(Skipped(directory, "directory loop (symlink)"))
+            skipped.append(Skipped(directory, LOOP_REASON))
             return None
         seen_dirs.add(key)
         try:
             return sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError as exc:
-            skipped.append(Skipped(directory, f"cannot read directory: {exc.strerror}"))
+            skipped.append(Skipped(directory, skip_reason(exc, "cannot read directory")))
             return None
 
     def walk(top_dir: Path) -> Iterator[ProjectFile]:
@@ -280,8 +296,9 @@ def _walk(
                 is_link = entry.is_symlink()
                 is_dir = entry.is_dir()  # follows links
             except OSError as exc:  # e.g. ELOOP: a symlink to itself
-                if classify(entry.name, suffixes) != "other":
-                    skipped.append(Skipped(path, f"cannot read: {exc.strerror}"))
+                # a loop may stand for a directory of sources: reported whatever its name
+                if exc.errno == errno.ELOOP or classify(entry.name, suffixes) != "other":
+                    skipped.append(Skipped(path, skip_reason(exc)))
                 continue
             if is_link and not _inside(path, real_top):
                 skipped.append(Skipped(path, "symlink leading outside the tree"))

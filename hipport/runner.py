@@ -23,14 +23,20 @@ from pathlib import Path
 
 from hipport.config import Config
 from hipport.engine import EngineOptions, TranslationResult, translate_source
-from hipport.findings import Finding, Location
+from hipport.findings import SKIPPED_PREFIX, Finding, file_finding
 from hipport.fsio import DEFAULT_MAX_FILE_SIZE, SkipFile, atomic_write, read_source
-from hipport.project import SOURCE_SUFFIXES, ProjectFile, classify, discover, match_globs
+from hipport.project import (
+    SOURCE_SUFFIXES,
+    ProjectFile,
+    classify,
+    discover,
+    match_globs,
+    skip_reason,
+)
 from hipport.tables import Status
 from hipport.target import Target, Version
 
 UNKNOWN_CODE = "HIP004"
-FILE_ERROR_CODE = "HIP202"
 
 
 @dataclass
@@ -140,8 +146,10 @@ class RunSummary:
         for f in self.files:
             if f.result is not None:
                 out.extend(f.result.findings)
-            elif f.status == "failed":
-                out.append(file_error(f.relpath, f.error or "failed"))
+            else:
+                not_processed = file_finding(f.relpath, f.status, f.error)
+                if not_processed is not None:
+                    out.append(not_processed)
         return out
 
     def counts(self) -> Counter[str]:
@@ -196,8 +204,10 @@ class RunSummary:
                 counter.update(x.code for x in f.result.findings)
             elif f.codes is not None:
                 counter.update(f.codes)
-            elif f.status == "failed":
-                counter[FILE_ERROR_CODE] += 1
+            else:
+                not_processed = file_finding(f.relpath, f.status, f.error)
+                if not_processed is not None:
+                    counter[not_processed.code] += 1
         return counter
 
     def min_rocm(self) -> tuple[Version | None, list[str]]:
@@ -224,12 +234,6 @@ class RunSummary:
         return best, sorted(deciders)
 
 
-def file_error(relpath: str, message: str) -> Finding:
-    from hipport.findings import FILE_ERROR
-
-    return Finding(FILE_ERROR.code, FILE_ERROR.severity, message, Location(relpath, 1, 1, 1, 1))
-
-
 # --- one file, in a worker ------------------------------------------------------------------
 
 _WORKER_OPTIONS: EngineOptions | None = None
@@ -249,7 +253,7 @@ def _process(item: tuple[str, str, str, str, EngineOptions | None, int]) -> tupl
     except SkipFile as exc:
         return relpath, None, f"skipped: {exc}", None
     except OSError as exc:
-        return relpath, None, f"cannot read: {exc.strerror or exc}", None
+        return relpath, None, skip_reason(exc), None
     try:
         result = translate_one(data, relpath, kind, options or _WORKER_OPTIONS)
     except Exception as exc:  # noqa: BLE001 - a bug on one file must not end the whole run
@@ -408,7 +412,10 @@ def run_paths(
     skipped: list[tuple[str, str]] = []
     for s in discovery.skipped:
         rel = _rel_or_abs(s.path, discovery.base)
-        if s.reason.startswith("cannot ") and classify(s.path.name, opts.suffixes) != "other":
+        if s.reason.startswith(SKIPPED_PREFIX):
+            # a loop, a permission denied: what it hides was not checked (HIP204, HIP205)
+            files.append(FileOutcome(s.path, rel, "source", "skipped", error=s.reason))
+        elif s.reason.startswith("cannot ") and classify(s.path.name, opts.suffixes) != "other":
             # a source that cannot be read is a failure of the run, not a quiet skip
             files.append(FileOutcome(s.path, rel, "source", "failed", error=s.reason))
         else:

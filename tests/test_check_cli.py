@@ -209,12 +209,15 @@ def test_explicit_baseline_file_and_stale_entries(project):
     assert cli("src", "--baseline", "missing.json").exit_code == 2
 
 
-def test_binary_file_is_skipped_not_failed(project):
+def test_binary_file_is_skipped_and_fails_the_gate(project):
+    """Skipped, not failed: but nothing in it was checked, so HIP203 fails the gate."""
     root = project({})
     (root / "src/bin.cu").write_bytes(b"cudaMalloc(\0);\n")
     result = cli("src", "--format", "json")
-    assert result.exit_code == 0
-    assert json.loads(result.output)["files"][0]["status"] == "skipped"
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    assert data["files"][0]["status"] == "skipped"
+    assert [f["code"] for f in data["findings"]] == ["HIP203"]
 
 
 def test_failed_file_exits_1(project, monkeypatch):

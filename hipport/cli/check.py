@@ -61,7 +61,8 @@ def _load_config(paths: tuple[Path, ...]):  # noqa: ANN202
 def _run(paths: tuple[Path, ...], config, values: dict[str, Any]):  # noqa: ANN001, ANN202
     from hipport.runner import run_paths
 
-    missing = [str(p) for p in paths if not p.exists()]
+    # lexists: a symlink loop or a dangling link named here is a finding, not "missing"
+    missing = [str(p) for p in paths if not os.path.lexists(p)]
     if missing:
         raise click.UsageError(f"no such file or directory: {', '.join(missing)}")
     opts = run_options(values, config)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import posixpath
 from bisect import bisect_right
 from collections import Counter, defaultdict
@@ -26,7 +27,7 @@ from typing import Any, NamedTuple
 
 from hipport import __version__
 from hipport.baseline import Baseline, StaleEntry, compare
-from hipport.findings import FILE_ERROR, RULES, Finding, Location, RuleInfo, Severity
+from hipport.findings import RULES, Finding, RuleInfo, Severity, file_finding
 from hipport.suppressions import filter_findings
 from hipport.tables import Status, Tables, load_tables, resolve
 from hipport.target import Target, Version
@@ -360,7 +361,9 @@ def _root_relative(path: Any, relpath: str, root: Any) -> str:
     if root is None or path is None:
         return relpath
     try:
-        return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+        # realpath, not resolve(): a symlink loop must not raise
+        real, real_root = Path(os.path.realpath(path)), Path(os.path.realpath(root))
+        return real.relative_to(real_root).as_posix()
     except ValueError:
         return relpath
 
@@ -508,15 +511,9 @@ def _file_findings(
             for f in result.findings
         ]
     error = item.error or (result.error if result is not None else None)
-    if item.status == "failed":
-        raw.append(
-            Finding(
-                FILE_ERROR.code,
-                FILE_ERROR.severity,
-                f"could not process the file: {error or 'unknown error'}",
-                Location(item.relpath, 1, 1, 1, 1),
-            )
-        )
+    not_processed = file_finding(item.relpath, item.status, error)
+    if not_processed is not None:
+        raw.append(not_processed)
     source = result.source if result is not None else b""
     silenced: list[Finding] = []
     if use_suppressions and source:
