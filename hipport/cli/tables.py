@@ -10,10 +10,11 @@ from typing import Any
 
 import click
 
+from hipport.cli import SuggestingGroup
 from hipport.cli.options import _version, target_from, target_options
 
 
-@click.group()
+@click.group(cls=SuggestingGroup)
 def tables() -> None:
     """Query the CUDA-to-HIP mapping tables (HIPIFY's tables, versioned by ROCm release)."""
 
@@ -51,8 +52,11 @@ def show(name: str, fmt: str, **target_values: Any) -> None:
     rows = tbl.find(name)
     ext = tbl.hipext.get(name)
     if not rows and ext is None:
+        close = _close_names(tbl, name)
+        hint = f" Did you mean {', '.join(close)}?" if close else ""
         click.echo(
-            f"hipport: {name!r} is not in the tables (try: hipport tables search {name[:6]})",
+            f"hipport: {name!r} is not in the tables.{hint} "
+            f"(try: hipport tables search {name[:6]})",
             err=True,
         )
         sys.exit(1)
@@ -79,6 +83,14 @@ def show(name: str, fmt: str, **target_values: Any) -> None:
         _print_entry(console, entry)
     if ext_entry:
         _print_entry(console, ext_entry, title=f"{ext_entry['name']} (AMD extension)")
+
+
+def _close_names(tbl, name: str) -> list[str]:  # noqa: ANN001
+    """The table names nearest a mistyped one (CUDA, HIP and hipExt names)."""
+    import difflib
+
+    names = {r.cuda for r in tbl.rows} | {r.hip for r in tbl.rows if r.hip} | set(tbl.hipext)
+    return difflib.get_close_matches(name, sorted(names), n=3, cutoff=0.8)
 
 
 def _ext_dict(ext) -> dict[str, Any]:
