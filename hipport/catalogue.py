@@ -229,7 +229,7 @@ INLINE_PTX = RuleInfo(
     "shfl/vote PTX -> __shfl*/__ballot; for AMD-only tuning use __builtin_amdgcn_* "
     "intrinsics. Keep unavoidable PTX behind #if defined(__HIP_PLATFORM_NVIDIA__) with an "
     "AMD branch.",
-    module="rules.hazards",
+    module="rules.hazards.inline_ptx",
 )
 
 HARDCODED_WARP_SIZE = RuleInfo(
@@ -262,7 +262,7 @@ HARDCODED_WARP_SIZE = RuleInfo(
     "size per-warp arrays by the maximum (e.g. 1024 / 32 covers both) or by a compile-time "
     "constant chosen per platform (#if defined(__HIP_PLATFORM_AMD__) 64), and loop "
     "shuffle offsets from warpSize / 2.",
-    module="rules.hazards",
+    module="rules.hazards.hardcoded_warp_size",
 )
 
 LANE_MASK_32BIT = RuleInfo(
@@ -287,7 +287,7 @@ LANE_MASK_32BIT = RuleInfo(
     "Keep masks in unsigned long long (or auto / uint64_t) and use the 64-bit bit helpers "
     "(__popcll, __ffsll, __clzll, __brevll); pass __activemask() (or ~0ull for a full "
     "wavefront) as the mask instead of 0xffffffff.",
-    module="rules.hazards",
+    module="rules.hazards.lane_mask_32bit",
 )
 
 WMMA = RuleInfo(
@@ -311,7 +311,7 @@ WMMA = RuleInfo(
     "Port to rocWMMA (#include <rocwmma/rocwmma.hpp>, namespace rocwmma) after checking the "
     "shapes and types the target GPU supports, or call a GEMM library (hipBLAS/rocBLAS, "
     "hipBLASLt); keep the CUDA path behind #if defined(__HIP_PLATFORM_NVIDIA__).",
-    module="rules.hazards",
+    module="rules.hazards.wmma",
 )
 
 TEXTURE_REFERENCE = RuleInfo(
@@ -335,7 +335,7 @@ TEXTURE_REFERENCE = RuleInfo(
     "create a cudaTextureObject_t with cudaCreateTextureObject, pass it to the kernel and "
     "fetch with tex1Dfetch<T>(obj, i) / tex2D<T>(obj, x, y); surfaces likewise with "
     "cudaSurfaceObject_t. hipify maps texture objects one to one.",
-    module="rules.hazards",
+    module="rules.hazards.texture_reference",
 )
 
 LAUNCH_BOUNDS_MIN_BLOCKS = RuleInfo(
@@ -356,7 +356,7 @@ LAUNCH_BOUNDS_MIN_BLOCKS = RuleInfo(
     "express it in AMD's unit: wavefronts per EU = blocks per CU x waves per block / 4 "
     "SIMDs (e.g. 256 threads = 4 waves of 64, 4 blocks per CU -> 4 waves per EU), or use "
     "__attribute__((amdgpu_waves_per_eu(N))) behind #if defined(__HIP_PLATFORM_AMD__).",
-    module="rules.hazards",
+    module="rules.hazards.launch_bounds_min_blocks",
 )
 
 COOPERATIVE_GROUPS_UNSUPPORTED = RuleInfo(
@@ -392,7 +392,7 @@ COOPERATIVE_GROUPS_UNSUPPORTED = RuleInfo(
     "copies as ordinary loads to shared memory plus __syncthreads(), size() and "
     "thread_rank() instead of num_threads()/block_rank(); keep tiles at or below 64 "
     "threads; clusters have no AMD equivalent.",
-    module="rules.hazards",
+    module="rules.hazards.cooperative_groups_unsupported",
 )
 
 DEVICE_PROP_FIELD = RuleInfo(
@@ -417,7 +417,7 @@ DEVICE_PROP_FIELD = RuleInfo(
     "where HIP has an attribute (the finding names it), use the HIP field where it is "
     "spelled differently (sharedMemPerMultiprocessor -> maxSharedMemoryPerMultiProcessor), "
     "or guard the access with #if defined(__HIP_PLATFORM_NVIDIA__).",
-    module="rules.hazards",
+    module="rules.hazards.device_prop_field",
 )
 
 UNUSED_SUPPRESSION = RuleInfo(
@@ -531,7 +531,7 @@ REWRITE_ORDER: tuple[str, ...] = (
     "rules.symbols",
     "rules.unknown",
 )
-HAZARDS_PACKAGE = "rules.hazards"
+HAZARDS_PACKAGE = "rules.hazards."  # one module per hazard code, under rules/hazards/
 
 
 def _index(entries: dict[str, object]) -> dict[str, RuleInfo]:
@@ -555,11 +555,7 @@ RULES: dict[str, RuleInfo] = _index(dict(globals()))
 
 
 def _rule_modules() -> tuple[str, ...]:
-    hazards = (
-        info.module
-        for info in RULES.values()
-        if info.module == HAZARDS_PACKAGE or info.module.startswith(HAZARDS_PACKAGE + ".")
-    )
+    hazards = (info.module for info in RULES.values() if info.module.startswith(HAZARDS_PACKAGE))
     return REWRITE_ORDER + tuple(dict.fromkeys(hazards))
 
 

@@ -21,7 +21,7 @@ from hipport.edits import Edit, OverlappingEdits, apply, normalize
 from hipport.findings import Finding, Use
 from hipport.lexer import IDENTIFIER, LexError, Token, lex, might_need_translation
 from hipport.options import EngineOptions
-from hipport.rules import Context, Rule, RuleResult, all_rules, rule_for
+from hipport.rules import Context, Rule, RuleResult, all_rules, rule_for, vocabulary
 from hipport.rules.tokens import Directive
 from hipport.rules.tokens import directives as find_directives
 from hipport.semantic import analyze
@@ -107,7 +107,8 @@ def _translate_tokens(
 def _context(
     source: bytes, tokens: list[Token], path: str, target: Target, options: EngineOptions
 ) -> Context:
-    ctx = Context(source, tokens, path, target, options.tables or load_tables(), options)
+    tables = options.tables or load_tables()
+    ctx = Context(source, tokens, path, target, tables, options, vocabulary=vocabulary())
     # the directive lines are found once per file, for this and for every rule
     ctx.defined = names_defined_by(tokens, source, ctx.directives)
     return ctx

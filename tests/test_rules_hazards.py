@@ -1,5 +1,6 @@
-"""Portability hazards (HIP101-HIP108): case files under tests/cases/hazards/<CODE>/ with
-the expected `CODE line:col` list, plus inline near misses that must stay silent."""
+"""Portability hazards (HIP101-HIP108, one module each under hipport/rules/hazards/):
+case files under tests/cases/hazards/<CODE>/ with the expected `CODE line:col` list, plus
+inline near misses that must stay silent."""
 
 from __future__ import annotations
 
@@ -7,28 +8,36 @@ from pathlib import Path
 
 import pytest
 
+from hipport.catalogue import HAZARDS_PACKAGE, RULES, Severity
 from hipport.engine import run_rule
-from hipport.findings import RULES, Severity
-from hipport.rules import all_rules
-from hipport.rules.hazards import CODES, RULE
+from hipport.rules import all_rules, rule_for
 from hipport.target import Target
 
 CASES = Path(__file__).parent / "cases" / "hazards"
 CASE_FILES = sorted(CASES.glob("*/*.cu"))
+CODES = tuple(code for code, info in RULES.items() if info.module.startswith(HAZARDS_PACKAGE))
 
 
 def hazards(source: bytes, path: str = "input.cu") -> list[str]:
-    result = run_rule(RULE, source, path)
-    assert result.edits == []
-    return [f"{f.code} {f.location.line}:{f.location.column}" for f in result.findings]
+    found = _findings(source, path, CODES, Target())
+    return [f"{f.code} {f.location.line}:{f.location.column}" for f in found]
+
+
+def _findings(source: bytes, path: str, codes: tuple[str, ...], target: Target) -> list:
+    findings = []
+    for code in codes:
+        result = run_rule(code, source, path, target)
+        assert result.edits == [] and result.uses == [], code
+        findings.extend(result.findings)
+    return sorted(findings, key=lambda f: (f.location.line, f.location.column, f.code))
 
 
 @pytest.mark.parametrize("case", CASE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_case_file(case: Path) -> None:
     expected = case.with_suffix(".expected").read_text().split("\n")
     expected = [line for line in expected if line.strip()]
+    # A case file only ever exercises its own code, and no other hazard fires on it.
     assert hazards(case.read_bytes(), str(case)) == expected
-    # A case file only ever exercises its own code.
     assert all(e.split()[0] == case.parent.name for e in expected)
 
 
@@ -51,8 +60,12 @@ def test_rules_registered_with_docs() -> None:
         assert info.name and info.summary and info.why and info.example and info.fix
 
 
-def test_engine_loads_the_rule() -> None:
-    assert RULE in all_rules()
+def test_engine_loads_one_rule_per_code() -> None:
+    rules = all_rules()
+    for code in CODES:
+        rule = rule_for(code)
+        assert rule in rules and rule.codes == (code,)
+        assert RULES[code].module == f"{HAZARDS_PACKAGE}{RULES[code].name.replace('-', '_')}"
 
 
 FIRES = [
@@ -189,12 +202,12 @@ def test_device_prop_field_is_an_error_before_rocm6_only() -> None:
 
 
 def _run_hazards(src: bytes, target: Target) -> list:
-    return [f for f in run_rule(RULE, src, "a.cu", target).findings if f.code == "HIP108"]
+    return run_rule("HIP108", src, "a.cu", target).findings
 
 
 def test_finding_fields() -> None:
     src = b"__device__ int f(int v) { return __shfl_down_sync(0xffffffff, v, 1); }"
-    (finding,) = run_rule(RULE, src, "a.cu").findings
+    (finding,) = _findings(src, "a.cu", CODES, Target())
     assert finding.api == "__shfl_down_sync"
     assert finding.severity is Severity.WARNING
     loc = finding.location

@@ -3,13 +3,13 @@
 A rule is a small module exposing `RULE`, an object with `name`, `codes` (the catalogue
 codes its findings carry) and `run(ctx: Context) -> RuleResult`: it reads the file through
 the Context and returns its edits, findings and API uses as a value. Token helpers that
-more than one rule needs live in rules/tokens.py (hazards: rules/hazards/_index.py and
-rules/tokens.py); a rule never imports another rule.
+more than one rule needs live in rules/tokens.py, and the code-token index the hazards
+share in rules/code_index.py; a rule never imports another rule.
 
 Add a rule = add one module + one catalogue entry:
   - a hazard (a check, no edits): hipport/rules/hazards/<rule_name>.py, plus one RuleInfo
     in hipport/catalogue.py whose module is "rules.hazards.<rule_name>"; the engine finds
-    it from the entry.
+    it from the entry (see hipport/rules/hazards/__init__.py).
   - a rewrite: hipport/rules/<name>.py, its RuleInfo entries (module "rules.<name>"), and
     its place in catalogue.REWRITE_ORDER (earlier rules win overlapping edits).
 Then add its pair cases (tests/cases/) and run python tools/gen_rules_doc.py. A module
@@ -24,7 +24,7 @@ from functools import cache
 from hipport.catalogue import RULE_MODULES, rule_by_code_or_name
 from hipport.rules.context import Context, Rule, RuleResult
 
-__all__ = ["Context", "Rule", "RuleResult", "all_rules", "rule_for"]
+__all__ = ["Context", "Rule", "RuleResult", "all_rules", "rule_for", "vocabulary"]
 
 
 class MissingRule(LookupError):
@@ -49,6 +49,13 @@ def load_rule(module: str) -> Rule:
 def all_rules() -> tuple[Rule, ...]:
     """The rule objects, in run order (imported once)."""
     return tuple(load_rule(m) for m in RULE_MODULES)
+
+
+@cache
+def vocabulary() -> frozenset[str]:
+    """The token texts every rule looks up in Context.code (a rule's optional
+    `vocabulary`), so the index is built for all of them in one pass."""
+    return frozenset().union(*(getattr(rule, "vocabulary", ()) for rule in all_rules()))
 
 
 def rule_for(key: str) -> Rule:

@@ -13,6 +13,7 @@ from hipport.edits import Edit
 from hipport.findings import RULES, Finding, Location, Severity, Use
 from hipport.lexer import Token, line_starts
 from hipport.options import EngineOptions
+from hipport.rules.code_index import CodeIndex
 from hipport.rules.tokens import Directive, directives
 from hipport.tables import Resolution, Tables, resolve
 from hipport.target import Target
@@ -36,11 +37,18 @@ class Context:
     # The uses the rules before this one returned (the engine appends each rule's
     # RuleResult.uses after it ran); rules read it, never write it.
     earlier_uses: list[Use] = field(default_factory=list)
+    # Token texts the rules look up in `code` (their vocabularies), indexed up front.
+    vocabulary: frozenset[str] = frozenset()
     _resolutions: dict[str, Resolution] = field(default_factory=dict, repr=False)
 
     @cached_property
     def line_starts(self) -> list[int]:
         return line_starts(self.source)
+
+    @cached_property
+    def code(self) -> CodeIndex:
+        """The code-token index every hazard reads: built once per file, on first use."""
+        return CodeIndex(self, self.vocabulary)
 
     @cached_property
     def directives(self) -> list[Directive]:

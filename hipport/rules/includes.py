@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from hipport.catalogue import UNMAPPED_INCLUDE
 from hipport.edits import Edit
 from hipport.findings import Finding, Severity
-from hipport.lexer import COMMENT, IDENTIFIER, LITERAL, PUNCTUATION
+from hipport.lexer import COMMENT, IDENTIFIER, PUNCTUATION
 from hipport.rules.context import Context, RuleResult
-from hipport.rules.tokens import Directive, is_launch_open
+from hipport.rules.tokens import INCLUDE_DIRECTIVES, Directive, include_spelling, is_launch_open
 
 RUNTIME_HEADER = "hip/hip_runtime.h"
 # HIP headers that do not build unless the runtime was included first (ROCm 5.2's
@@ -75,7 +75,7 @@ def parse_includes(ctx: Context) -> list[Include]:
         elif d.name == "endif":
             if stack:
                 stack.pop()
-        elif d.name in ("include", "include_next", "import"):
+        elif d.name in INCLUDE_DIRECTIVES:
             inc = _parse_one(ctx, d, tuple(stack))
             if inc is not None:
                 out.append(inc)
@@ -83,20 +83,10 @@ def parse_includes(ctx: Context) -> list[Include]:
 
 
 def _parse_one(ctx: Context, d: Directive, scope: tuple[int, ...]) -> Include | None:
-    tokens = ctx.tokens
-    body = [i for i in range(d.hash + 2, d.end) if tokens[i].kind != COMMENT]
-    if not body:
-        return None
-    first = tokens[body[0]]
-    if first.kind == LITERAL and first.text.startswith('"') and first.text.endswith('"'):
-        return Include(d, first.text[1:-1], True, first.start + 1, first.end - 1, scope)
-    if first.kind == PUNCTUATION and first.text == "<":
-        for i in body[1:]:
-            if tokens[i].kind == PUNCTUATION and tokens[i].text == ">":
-                start, end = first.end, tokens[i].start
-                header = ctx.source[start:end].decode("utf-8", "surrogateescape")
-                return Include(d, header, False, start, end, scope)
-    return None  # a computed include (#include MACRO): nothing to rewrite
+    spelled = include_spelling(ctx.source, ctx.tokens, d)
+    if spelled is None:
+        return None  # a computed include (#include MACRO): nothing to rewrite
+    return Include(d, spelled.header, spelled.quoted, spelled.start, spelled.end, scope)
 
 
 class IncludesRule:

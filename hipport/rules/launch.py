@@ -20,6 +20,7 @@ from hipport.rules.tokens import (
     next_code,
     prev_code,
     split_args,
+    template_open,
 )
 
 
@@ -156,7 +157,7 @@ def _parse(tokens: list[Token], i: int):  # noqa: ANN202 (a tuple or the reason,
     template = False
     name_end = p + 1
     if tokens[p].text in (">", ">>"):
-        q = _template_open(tokens, p)
+        q = template_open(tokens, p)
         if q is None:
             return "unbalanced template arguments before <<<"
         template = True
@@ -197,48 +198,6 @@ def _parse(tokens: list[Token], i: int):  # noqa: ANN202 (a tuple or the reason,
     if rparen is None:
         return "unbalanced kernel arguments"
     return name_start, name_end, template, config, lparen, rparen
-
-
-def _template_open(tokens: list[Token], p: int) -> int | None:
-    """Index of the `<` opening the template argument list that ends at tokens[p]."""
-    depth = 0
-    j = p
-    while j >= 0:
-        t = tokens[j]
-        if t.kind != COMMENT:
-            if t.text == ">":
-                depth += 1
-            elif t.text == ">>":
-                depth += 2
-            elif t.text == "<":
-                depth -= 1
-                if depth == 0:
-                    return j
-            elif t.text in (";", "{", "}"):
-                return None
-            elif t.text in (")", "]"):
-                opener = _back_match(tokens, j)
-                if opener is None:
-                    return None
-                j = opener
-        j -= 1
-    return None
-
-
-def _back_match(tokens: list[Token], j: int) -> int | None:
-    close = tokens[j].text
-    open_ = "(" if close == ")" else "["
-    depth = 0
-    while j >= 0:
-        t = tokens[j].text
-        if t == close:
-            depth += 1
-        elif t == open_:
-            depth -= 1
-            if depth == 0:
-                return j
-        j -= 1
-    return None
 
 
 def _config_close(tokens: list[Token], j: int) -> int | None:

@@ -1,6 +1,6 @@
-"""Name sets that several rules share (rename and unknown): names the tables map but that
-are left alone, and CUDA's header include guards with the HIP guards that replace them.
-Not a rule: no RULE here."""
+"""Name sets that several rules share: names the tables map but that are left alone and
+CUDA's header include guards (rename, unknown); the warp intrinsics that take a lane mask
+(hazards HIP102, HIP103). Not a rule: no RULE here."""
 
 from __future__ import annotations
 
@@ -21,3 +21,25 @@ INCLUDE_GUARDS = {
 # Not mapped on purpose: cuda.h's guard `__cuda_cuda_h__`. Code under it declares driver
 # API overloads (CUresult, CUdevice, ...) that become the runtime's types under HIP
 # (both are hipError_t, int, ...); left undefined, the duplicate overloads drop out.
+
+# Intrinsics whose first argument is a lane mask.
+MASKED_SYNC = frozenset(
+    {
+        "__shfl_sync",
+        "__shfl_up_sync",
+        "__shfl_down_sync",
+        "__shfl_xor_sync",
+        "__ballot_sync",
+        "__any_sync",
+        "__all_sync",
+        "__match_any_sync",
+        "__match_all_sync",
+        "__syncwarp",
+        "__reduce_add_sync",
+        "__reduce_min_sync",
+        "__reduce_max_sync",
+        "__reduce_and_sync",
+        "__reduce_or_sync",
+        "__reduce_xor_sync",
+    }
+)

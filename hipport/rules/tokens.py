@@ -1,5 +1,7 @@
-"""Token helpers shared by every rule: significant neighbours, matching brackets,
-call arguments and preprocessor directive lines. Rules never copy these."""
+"""Token helpers shared by every rule: significant neighbours, matching brackets (round,
+square, curly and template angle brackets, forwards and backwards), call arguments,
+integer literals, preprocessor directive lines and #include spellings. Rules never copy
+these; a helper that a second rule needs moves here."""
 
 from __future__ import annotations
 
@@ -170,6 +172,49 @@ def template_close(tokens: list[Token], i: int, end: int) -> int | None:
     return None
 
 
+def template_open(tokens: list[Token], p: int) -> int | None:
+    """Index of the `<` opening the template argument list that ends at tokens[p] (a `>`
+    or `>>`), walking backwards over balanced (...) and [...]; None at ; { } first."""
+    depth = 0
+    j = p
+    while j >= 0:
+        t = tokens[j]
+        if t.kind != COMMENT:
+            if t.text == ">":
+                depth += 1
+            elif t.text == ">>":
+                depth += 2
+            elif t.text == "<":
+                depth -= 1
+                if depth == 0:
+                    return j
+            elif t.text in (";", "{", "}"):
+                return None
+            elif t.text in (")", "]"):
+                opener = _back_match(tokens, j)
+                if opener is None:
+                    return None
+                j = opener
+        j -= 1
+    return None
+
+
+def _back_match(tokens: list[Token], j: int) -> int | None:
+    close = tokens[j].text
+    open_ = "(" if close == ")" else "["
+    depth = 0
+    while j >= 0:
+        t = tokens[j].text
+        if t == close:
+            depth += 1
+        elif t == open_:
+            depth -= 1
+            if depth == 0:
+                return j
+        j -= 1
+    return None
+
+
 def split_template_args(
     tokens: list[Token], open_i: int, close_i: int
 ) -> list[tuple[int, int]] | None:
@@ -274,3 +319,50 @@ def _at_line_start(source: bytes, pos: int) -> bool:
     while k >= 0 and source[k] in b" \t\f\v":
         k -= 1
     return k < 0 or source[k] in b"\n\r" or (k == 2 and source[:3] == b"\xef\xbb\xbf")
+
+
+INCLUDE_DIRECTIVES = frozenset({"include", "include_next", "import"})
+
+
+@dataclass(frozen=True)
+class IncludeSpelling:
+    """What an #include names: the header text, whether it is "quoted" (else <angled>),
+    and the byte range of the header text inside the quotes or brackets."""
+
+    header: str
+    quoted: bool
+    start: int
+    end: int
+
+
+def include_spelling(source: bytes, tokens: list[Token], d: Directive) -> IncludeSpelling | None:
+    """The header an #include / #include_next / #import directive names; None for a
+    computed include (#include MACRO) or an empty one."""
+    body = [i for i in range(d.hash + 2, d.end) if tokens[i].kind != COMMENT]
+    if not body:
+        return None
+    first = tokens[body[0]]
+    if first.kind == LITERAL and first.text.startswith('"') and first.text.endswith('"'):
+        return IncludeSpelling(first.text[1:-1], True, first.start + 1, first.end - 1)
+    if first.kind == PUNCTUATION and first.text == "<":
+        for i in body[1:]:
+            if tokens[i].kind == PUNCTUATION and tokens[i].text == ">":
+                start, end = first.end, tokens[i].start
+                header = source[start:end].decode("utf-8", "surrogateescape")
+                return IncludeSpelling(header, False, start, end)
+    return None
+
+
+def int_value(text: str) -> int | None:
+    """The value of an integer literal token (0x1f, 32u, 0b11, 1'000), else None."""
+    body = text.replace("'", "").rstrip("uUlLzZ")
+    try:
+        if body[:2] in ("0x", "0X"):
+            return int(body[2:], 16)
+        if body[:2] in ("0b", "0B"):
+            return int(body[2:], 2)
+        if len(body) > 1 and body[0] == "0":
+            return int(body[1:], 8)
+        return int(body, 10)
+    except ValueError:
+        return None

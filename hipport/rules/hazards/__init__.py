@@ -1,0 +1,54 @@
+"""Portability hazards: CUDA that ports cleanly token by token but breaks, fails to build or
+behaves differently on AMD GPUs (64-lane wavefronts, no PTX, a different HIP API).
+
+Checks only: every hazard is a Finding, never an edit, because the right fix depends on
+what the code means. One module per rule code, named after the rule (HIP101 inline-ptx is
+inline_ptx.py), each ending in `RULE = HazardRule(INFO, check, vocabulary)`.
+
+All matching is on the file's code-token index (hipport.rules.code_index.CodeIndex,
+Context.code: comments dropped, built once per file for every hazard; string literals are
+single LITERAL tokens), so nothing inside a comment or a string ever fires.
+
+Add a hazard = add one module + one catalogue entry:
+  1. hipport/catalogue.py: a RuleInfo with a free code (HIP1xx), its kebab-case name,
+     severity, docs, and module="rules.hazards.<name_with_underscores>".
+  2. hipport/rules/hazards/<name_with_underscores>.py: `check(v: CodeIndex) ->
+     list[Finding]` and `RULE = HazardRule(INFO, check, vocabulary)`, where `vocabulary`
+     is the set of token texts the check looks up with v.indices() (indexed up front in
+     the one pass; a text left out still works, at the cost of one more pass).
+  3. tests/cases/hazards/<CODE>/: firing and silent .cu cases with .expected lists.
+Helpers a second rule needs go to rules/tokens.py or rules/code_index.py, never imported
+from another rule module. Facts that change with the ROCm release come from mappings/
+through ctx.tables, never from a dict in the module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hipport.findings import Finding, RuleInfo
+from hipport.rules.code_index import CodeIndex
+from hipport.rules.context import Context, RuleResult
+
+Check = Callable[[CodeIndex], list[Finding]]
+
+
+@dataclass(frozen=True)
+class HazardRule:
+    """A check-only rule of one code: runs `check` on the file's code-token index."""
+
+    info: RuleInfo
+    check: Check
+    vocabulary: frozenset[str] = frozenset()
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return (self.info.code,)
+
+    def run(self, ctx: Context) -> RuleResult:
+        return RuleResult(findings=self.check(ctx.code))

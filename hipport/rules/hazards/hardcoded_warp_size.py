@@ -1,0 +1,182 @@
+"""HIP102 hardcoded-warp-size: lane arithmetic, per-warp arrays and warp-size constants
+written for 32-lane warps, in code that uses warp intrinsics."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from hipport.catalogue import HARDCODED_WARP_SIZE
+from hipport.findings import Finding
+from hipport.lexer import IDENTIFIER, KEYWORD, LITERAL, PUNCTUATION
+from hipport.rules.code_index import Body, CodeIndex
+from hipport.rules.hazards import HazardRule
+from hipport.rules.names import MASKED_SYNC
+from hipport.rules.tokens import int_value, matching
+
+# Warp-level intrinsics: the masked *_sync ones and their unmasked forms.
+WARP_INTRINSICS = MASKED_SYNC | {
+    "__shfl",
+    "__shfl_up",
+    "__shfl_down",
+    "__shfl_xor",
+    "__ballot",
+    "__any",
+    "__all",
+    "__activemask",
+    "tiled_partition",
+}
+
+# (operator, literal value) pairs that compute a lane or warp index for 32-lane warps.
+LANE_ARITHMETIC = {"%": 32, "%=": 32, "/": 32, "/=": 32, "&": 31, "&=": 31, ">>": 5, ">>=": 5}
+
+# Function names of lane/warp index helpers: laneId, lane_id, warpId, get_warp_index, ...
+_LANE_HELPER = re.compile(
+    r"(?i)(?:^|_)(?:lane|warp)(?:_?id|_?idx|_?index)?$|"
+    r"^(?:get_?)?(?:lane|warp)_?(?:id|idx|index)$"
+)
+
+
+def _warp_bodies(v: CodeIndex) -> list[Body]:
+    """Function bodies that use a warp intrinsic, or lane/warp index helpers (a function
+    named like laneId / warp_id)."""
+    uses = v.indices(WARP_INTRINSICS)
+    return [b for b in v.bodies if _LANE_HELPER.search(b.name) or v.between(uses, b.open, b.close)]
+
+
+def check_hardcoded_warp_size(v: CodeIndex) -> list[Finding]:
+    out = []
+    macros = _warp_size_macros(v)
+    for name, sites in macros.items():
+        for a, b in sites:
+            out.append(
+                v.finding(
+                    HARDCODED_WARP_SIZE,
+                    a,
+                    b,
+                    f"{name} is hard-coded as 32, but AMD wavefronts are 64 lanes: use warpSize, "
+                    "or define it per platform (#if defined(__HIP_PLATFORM_AMD__) 64)",
+                    api=name,
+                    hip="warpSize",
+                    hint=HARDCODED_WARP_SIZE.fix,
+                )
+            )
+    bodies = _warp_bodies(v)
+    if not bodies:
+        return out
+    ops = v.indices(LANE_ARITHMETIC, (PUNCTUATION,))
+    shared = v.indices(("__shared__",), _ANY_KIND)
+    for body in bodies:
+        out.extend(_lane_arithmetic(v, body, ops))
+        out.extend(_shared_per_warp(v, body, set(macros), shared))
+    return out
+
+
+@lru_cache(maxsize=1 << 16)  # asked of every distinct name of every file
+def _warp_size_name(name: str) -> bool:
+    flat = name.lower().replace("_", "")
+    # kWarp / WARP / warp_lanes: constants that hold a warp's width (set to 32 they are a
+    # hazard; the value test is done by the caller)
+    return flat in ("warp", "kwarp", "warplanes", "warplen") or flat.endswith(
+        ("warpsize", "warpsz", "threadsperwarp", "warpthreads", "lanesperwarp", "warpwidth")
+    )
+
+
+def _warp_size_macros(v: CodeIndex) -> dict[str, list[tuple[int, int]]]:
+    """Warp-size-named macros and constants set to 32: name -> (name, value) code-token
+    index pairs, unless the same name is also given another value (an AMD #if branch)."""
+    values: dict[str, set[int | None]] = {}
+    sites: dict[str, list[tuple[int, int]]] = {}
+    for d in v.defines:
+        if d.function_like or not _warp_size_name(d.name):
+            continue
+        val = v.int_of(d.value)
+        values.setdefault(d.name, set()).add(val)
+        if val == 32:
+            sites.setdefault(d.name, []).append((d.name_index, d.value[-1]))
+    for k in v.indices(v.names_where(_warp_size_name)):
+        t = v.toks[k]
+        if not v.punct(k + 1, "=") or v.is_member(k):
+            continue
+        end = k + 2
+        while end < len(v.toks) and v.text(end) not in (";", ",", "}", ">", ")"):
+            end += 1
+        val = v.int_of(list(range(k + 2, end)))
+        values.setdefault(t.text, set()).add(val)
+        if val == 32:
+            sites.setdefault(t.text, []).append((k, end - 1))
+    return {name: ks for name, ks in sites.items() if values[name] == {32}}
+
+
+_ANY_KIND = (IDENTIFIER, KEYWORD, LITERAL, PUNCTUATION)
+
+
+def _lane_arithmetic(v: CodeIndex, body: Body, ops: list[int]) -> list[Finding]:
+    out = []
+    for k in v.between(ops, body.open + 1, body.close - 1):
+        op = v.toks[k]
+        lit = v.toks[k + 1]
+        if lit.kind != LITERAL or int_value(lit.text) != LANE_ARITHMETIC[op.text]:
+            continue
+        if v.text(k + 2) in ("(", "["):  # part of a longer expression starting there: skip
+            continue
+        if v.toks[k - 1].kind == LITERAL:  # a constant such as 1024 / 32 (a bound): skip
+            continue
+        what = {32: "32 lanes", 31: "a 32-lane mask", 5: "log2(32)"}[LANE_ARITHMETIC[op.text]]
+        out.append(
+            v.finding(
+                HARDCODED_WARP_SIZE,
+                k,
+                k + 1,
+                f"`{op.text} {lit.text}` assumes {what} per warp in warp-level code; AMD "
+                "wavefronts have 64 lanes: compute lane and warp indices from warpSize",
+                api=f"{op.text} {lit.text}",
+                hip="warpSize",
+                hint=HARDCODED_WARP_SIZE.fix,
+            )
+        )
+    return out
+
+
+def _shared_per_warp(
+    v: CodeIndex, body: Body, macros: set[str], shared: list[int]
+) -> list[Finding]:
+    out = []
+    after = body.open + 1  # a __shared__ before this is part of the declaration just seen
+    for k in v.between(shared, body.open + 1, body.close):
+        if k < after:
+            continue
+        end = k
+        while end < body.close and v.text(end) not in (";", "="):
+            end += 1
+        for j in range(k, end):
+            if not v.punct(j, "["):
+                continue
+            close = matching(v.toks, j, end + 1)
+            if close is None:
+                continue
+            dim_ks = list(range(j + 1, close))
+            dim = v.value_of(dim_ks)
+            if v.int_of(dim_ks) == 32 or (len(dim) == 1 and dim[0].text in macros):
+                out.append(
+                    v.finding(
+                        HARDCODED_WARP_SIZE,
+                        j,
+                        close,
+                        f"__shared__ array sized [{dim[0].text}] per warp lane or warp next to "
+                        "warp intrinsics assumes 32-lane warps; AMD wavefronts have 64 lanes: size "
+                        "it for 64 (or the maximum over platforms) and index it with warpSize",
+                        api=f"[{dim[0].text}]",
+                        hip="warpSize",
+                        hint=HARDCODED_WARP_SIZE.fix,
+                    )
+                )
+        after = end + 1
+    return out
+
+
+RULE = HazardRule(
+    HARDCODED_WARP_SIZE,
+    check_hardcoded_warp_size,
+    WARP_INTRINSICS | frozenset(LANE_ARITHMETIC) | {"__shared__"},
+)

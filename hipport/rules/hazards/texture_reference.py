@@ -1,0 +1,137 @@
+"""HIP105 texture-reference: legacy texture/surface references and the API that binds them."""
+
+from __future__ import annotations
+
+from hipport.catalogue import TEXTURE_REFERENCE
+from hipport.findings import Finding
+from hipport.lexer import IDENTIFIER
+from hipport.rules.code_index import CodeIndex
+from hipport.rules.hazards import HazardRule
+from hipport.rules.tokens import matching, split_args, template_close
+
+TEXTURE_TEMPLATES = frozenset({"texture", "surface"})
+
+
+TEXTURE_REFERENCE_APIS = frozenset(
+    {
+        "cudaBindTexture",
+        "cudaBindTexture2D",
+        "cudaBindTextureToArray",
+        "cudaBindTextureToMipmappedArray",
+        "cudaUnbindTexture",
+        "cudaGetTextureAlignmentOffset",
+        "cudaGetTextureReference",
+        "cudaBindSurfaceToArray",
+        "cudaGetSurfaceReference",
+        "textureReference",
+        "surfaceReference",
+    }
+)
+
+
+TEXTURE_FETCHES = frozenset(
+    {
+        "tex1Dfetch",
+        "tex1D",
+        "tex2D",
+        "tex3D",
+        "tex1DLayered",
+        "tex2DLayered",
+        "texCubemap",
+        "texCubemapLayered",
+        "tex2Dgather",
+        "tex1DLod",
+        "tex2DLod",
+        "tex3DLod",
+        "tex1DGrad",
+        "tex2DGrad",
+        "tex3DGrad",
+        "surf1Dread",
+        "surf2Dread",
+        "surf3Dread",
+        "surf1Dwrite",
+        "surf2Dwrite",
+        "surf3Dwrite",
+        "surf1DLayeredread",
+        "surf2DLayeredread",
+        "surf1DLayeredwrite",
+        "surf2DLayeredwrite",
+    }
+)
+
+
+def check_texture_reference(v: CodeIndex) -> list[Finding]:
+    out = []
+    refs: set[str] = set()
+    for k in v.indices(TEXTURE_TEMPLATES | TEXTURE_REFERENCE_APIS):
+        t = v.toks[k]
+        if v.is_member(k) or v.punct(k - 1, "::"):
+            continue
+        if t.text in TEXTURE_TEMPLATES and v.punct(k + 1, "<"):
+            obj = (
+                "texture object (cudaTextureObject_t)"
+                if t.text == "texture"
+                else "surface object (cudaSurfaceObject_t)"
+            )
+            close = template_close(v.toks, k + 1, min(v.n, k + 65))
+            if close is None:
+                continue
+            j = close + 1
+            while v.text(j) in ("&", "*", "const"):
+                j += 1
+            if j < len(v.toks) and v.toks[j].kind == IDENTIFIER:
+                refs.add(v.toks[j].text)
+                out.append(
+                    v.finding(
+                        TEXTURE_REFERENCE,
+                        k,
+                        close,
+                        f"{t.text} reference `{v.toks[j].text}`: texture and surface references "
+                        "were removed in CUDA 12 and are deprecated in HIP: use a "
+                        f"{obj}",
+                        api=f"{t.text}<>",
+                        hint=TEXTURE_REFERENCE.fix,
+                    )
+                )
+        elif t.text in TEXTURE_REFERENCE_APIS:
+            out.append(
+                v.finding(
+                    TEXTURE_REFERENCE,
+                    k,
+                    k,
+                    f"{t.text} belongs to the texture/surface reference API (removed in CUDA 12, "
+                    "deprecated in HIP): use texture objects (cudaCreateTextureObject)",
+                    api=t.text,
+                    hint=TEXTURE_REFERENCE.fix,
+                )
+            )
+    if not refs:
+        return out
+    for k in v.indices(TEXTURE_FETCHES):
+        t = v.toks[k]
+        if not v.punct(k + 1, "(") or v.is_member(k):
+            continue
+        close = matching(v.toks, k + 1)
+        args = split_args(v.toks, k + 1, close) if close is not None else None
+        for a, b in args or ():
+            if b - a == 1 and v.toks[a].text in refs:
+                out.append(
+                    v.finding(
+                        TEXTURE_REFERENCE,
+                        k,
+                        close,
+                        f"{t.text} through texture/surface reference `{v.toks[a].text}`: pass a "
+                        f"texture object instead and call {t.text}<T>(obj, ...)",
+                        api=t.text,
+                        hint=TEXTURE_REFERENCE.fix,
+                    )
+                )
+                break
+    return out
+
+
+RULE = HazardRule(
+    TEXTURE_REFERENCE,
+    check_texture_reference,
+    TEXTURE_TEMPLATES | TEXTURE_REFERENCE_APIS | TEXTURE_FETCHES,
+)
