@@ -27,14 +27,6 @@ sys.path.insert(0, str(BENCH.parent))
 from generate import generate  # noqa: E402
 
 
-def _serial(todo, opts, base):  # noqa: ANN001, ANN202 (the runner's own signature)
-    from hipport import runner
-
-    runner._TARGET, runner._WORKER_OPTIONS = opts.target, base
-    for item in todo:
-        yield runner._process(item)
-
-
 def translate(corpus: Path, out: Path, *extra: str) -> None:
     from hipport.cli import main
 
@@ -96,9 +88,9 @@ def main() -> int:
         corpus = work / "corpus"
         stats = generate(corpus, scale=args.scale)
         print(f"corpus: {stats['files']} files, {stats['lines']} lines")
-        from hipport import runner
+        from hipport.runner import pool
 
-        runner._execute = _serial
+        pool.execute = pool.execute_serially  # in this process, so the profile sees it
         profiled("cold", args.out, translate, corpus, work / "cold", "--no-cache")
         cpu_profiled("cold", args.out, translate, corpus, work / "cold2", "--no-cache")
         translate(corpus, work / "warm")  # fill the cache

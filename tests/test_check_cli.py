@@ -225,10 +225,10 @@ def test_failed_file_exits_1(project, monkeypatch):
 
     project({"src/a.cu": HEAD + "void f(){ cudaMalloc(&p, 4); }\n"})
 
-    def fail(data, relpath, kind, options):
+    def fail(data, relpath, kind, options, target):
         return TranslationResult(relpath, data, data, error="libclang refused it")
 
-    monkeypatch.setattr("hipport.runner.translate_one", fail)
+    monkeypatch.setattr("hipport.runner.pool.translate_one", fail)
     result = cli("src", "--jobs", "1")
     assert result.exit_code == 1, result.output
     assert (

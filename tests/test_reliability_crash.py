@@ -1,6 +1,6 @@
 """A parser crash on one file does not end the run: the pool isolates it.
 
-HIPPORT_TEST_CRASH_ON is a test-only hook in runner._process: a worker whose file's path
+HIPPORT_TEST_CRASH_ON is a test-only hook in hipport.runner.pool.process: a worker whose file's path
 contains that text calls os.abort(), as a libclang segfault would kill it.
 """
 
@@ -86,14 +86,16 @@ def test_engine_error_is_per_file(tmp_path: Path, monkeypatch) -> None:
     tree.mkdir()
     (tree / "a.cu").write_bytes(SRC)
     (tree / "bad.cu").write_bytes(SRC)
-    real = runner.translate_one
+    from hipport.runner import pool
 
-    def flaky(data, relpath, kind, options):
+    real = pool.translate_one
+
+    def flaky(data, relpath, kind, options, target):
         if "bad" in relpath:
             raise RuntimeError("simulated engine bug")
-        return real(data, relpath, kind, options)
+        return real(data, relpath, kind, options, target)
 
-    monkeypatch.setattr(runner, "translate_one", flaky)
+    monkeypatch.setattr(pool, "translate_one", flaky)
     summary = runner.run_paths([tree], load_config([tree]), runner.RunOptions(jobs=1))
     by_rel = {f.relpath: f for f in summary.files}
     assert by_rel["a.cu"].status == "changed"

@@ -69,14 +69,16 @@ def test_file_vanishing_between_discovery_and_processing(tmp_path: Path, monkeyp
     tree.mkdir()
     for i in range(5):
         (tree / f"f{i}.cu").write_bytes(SRC)
-    real_discover = runner.discover
+    from hipport.runner import run as run_module
+
+    real_discover = run_module.discover
 
     def discover_then_delete(*args, **kwargs):
         found = real_discover(*args, **kwargs)
         (tree / "f2.cu").unlink()
         return found
 
-    monkeypatch.setattr(runner, "discover", discover_then_delete)
+    monkeypatch.setattr(run_module, "discover", discover_then_delete)
     summary = runner.run_paths([tree], load_config([tree]), runner.RunOptions(jobs=2))
     by_rel = {f.relpath: f for f in summary.files}
     assert by_rel["f2.cu"].status == "failed" and "No such file" in by_rel["f2.cu"].error

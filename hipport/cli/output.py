@@ -225,7 +225,7 @@ def stdin_result(path: Path, data: bytes, root: Path, config: Any, target: Any) 
     last run on the tree knows them (as for a pre-commit run on one file)."""
     from hipport import cache
     from hipport.engine import EngineOptions, TranslationResult, translate_source
-    from hipport.runner import FileOutcome, _apply_project_filters
+    from hipport.runner import FileOutcome, apply_project_filters
 
     try:
         relpath = path.relative_to(Path(os.path.abspath(root))).as_posix()
@@ -242,5 +242,5 @@ def stdin_result(path: Path, data: bytes, root: Path, config: Any, target: Any) 
     names = frozenset(n for key, (_, _, defined) in index.items() for n in defined)
     outcome = FileOutcome(path, relpath, "source", "changed" if result.changed else "unchanged")
     outcome.result = result
-    _apply_project_filters([outcome], names | result.defined_names, config)
+    apply_project_filters([outcome], names | result.defined_names, config)
     return outcome.result

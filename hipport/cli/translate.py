@@ -321,11 +321,13 @@ def _write_stats(summary, path: Path) -> None:  # noqa: ANN001
 def _diff_text(f, base: Path) -> bytes:  # noqa: ANN001 (a FileOutcome)
     """The diff with paths relative to the current directory (so `patch -p1` or `git apply`
     run here applies it); files outside it keep paths relative to the common base."""
-    from hipport.runner import unified_diff
+    from hipport.report.diff import unified_diff
 
     prefix = _display_prefix(base)
     new = f.out_relpath or f.relpath
-    return unified_diff(f, prefix + f.relpath, prefix + new)
+    source = f.result.source if f.result is not None else b""
+    output = f.result.output if f.result is not None else source
+    return unified_diff(source, output, prefix + f.relpath, prefix + new)
 
 
 def _display_prefix(base: Path) -> str:

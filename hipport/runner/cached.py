@@ -1,0 +1,131 @@
+"""The run's side of the result cache: what keys a result, storing one, and reusing one
+(now, or lazily: a summary and a loader, when the run needs the result only maybe)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hipport.engine import TranslationResult
+from hipport.project import ProjectFile
+from hipport.runner.outcome import (
+    FileInfo,
+    FileKind,
+    FileOutcome,
+    FileStatus,
+    file_info,
+    outcome_of,
+)
+from hipport.runner.pool import WorkerSetup, WorkItem, process
+
+if TYPE_CHECKING:
+    from hipport.cache import Manifest
+
+
+def options_key(settings: dict[str, Any]) -> str:
+    """A digest of everything besides a file's content that decides its result: a change to
+    any of it makes every cached result a miss."""
+    return hashlib.blake2b(
+        json.dumps(settings, sort_keys=True).encode(), digest_size=16
+    ).hexdigest()
+
+
+def mtime_key(path: Path | None) -> str | None:
+    """A file that is part of the options (the compilation database), by its mtime."""
+    if path is None:
+        return None
+    try:
+        return f"{path}:{path.stat().st_mtime_ns}"
+    except OSError:
+        return str(path)
+
+
+def cache_key(f: ProjectFile) -> str:
+    """The same file reached from another base directory has another relpath (which its
+    result's locations use), so both are part of the key."""
+    return f"{os.path.abspath(f.path)}\0{f.relpath}"
+
+
+def _make_result(source: bytes, output: bytes, fields: tuple) -> TranslationResult:
+    path, edits, findings, uses, defined_names = fields
+    return TranslationResult(path, source, output, edits, findings, uses, defined_names)
+
+
+def store(
+    manifest: Manifest, f: ProjectFile, st: os.stat_result, result: TranslationResult
+) -> tuple[str, FileInfo] | None:
+    """One result entry (without the source, and without the output when unchanged) and its
+    line in the stat index; returns (digest, info), or None when the cache cannot be written
+    (which only costs speed)."""
+    from hipport.cache import content_hash
+
+    key = cache_key(f)
+    digest = content_hash(result.source)
+    out_digest = content_hash(result.output) if result.changed else digest
+    fields = (result.path, result.edits, result.findings, result.uses, result.defined_names)
+    try:
+        manifest.results.store(digest, key, result.source, result.output, fields)
+    except OSError:
+        manifest.forget(key)
+        return None
+    info = file_info(result, digest, out_digest)
+    manifest.record(key, st, digest, info)
+    return digest, info
+
+
+def from_cache(
+    manifest: Manifest,
+    f: ProjectFile,
+    item: WorkItem,
+    out_relpath: str,
+    setup: WorkerSetup,
+    lazy: bool,
+) -> FileOutcome | None:
+    """The cached outcome of an unchanged file, or None (translate it). A lazy outcome
+    carries the result's summary and a loader; otherwise the result is loaded now."""
+    key = cache_key(f)
+    hit = manifest.check(key, f.path)
+    if hit is None or hit.info is None:
+        return None
+    if not lazy:
+        result = manifest.results.load(hit.digest, key, f.path, hit.data, _make_result)
+        if result is None:
+            return None
+        return outcome_of(f.path, f.relpath, FileKind(f.kind), out_relpath, result, None, True)
+    return lazy_outcome(manifest, f, hit.digest, hit.info, item, out_relpath, setup)
+
+
+def lazy_outcome(
+    manifest: Manifest,
+    f: ProjectFile,
+    digest: str,
+    info: FileInfo,
+    item: WorkItem,
+    out_relpath: str,
+    setup: WorkerSetup,
+    cached: bool = True,
+) -> FileOutcome:
+    """An outcome whose result stays in the cache until something asks for it."""
+    key, results = cache_key(f), manifest.results
+
+    def load_or_translate() -> TranslationResult | None:
+        result = results.load(digest, key, f.path, None, _make_result)
+        if result is None:  # the entry went missing, or the file changed since the check
+            result = process(item, setup).result
+        return result
+
+    return FileOutcome(
+        f.path,
+        f.relpath,
+        FileKind(f.kind),
+        FileStatus.CHANGED if info.changed else FileStatus.UNCHANGED,
+        None,
+        None,
+        out_relpath,
+        cached,
+        info=info,
+        loader=load_or_translate,
+    )

@@ -1,0 +1,86 @@
+"""The configuration's path patterns: `include`/`exclude`, and `per-path-ignore` entries
+(rule codes, or CUDA names to leave alone) for the files they match."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+
+from hipport.config import Config
+from hipport.options import EngineOptions
+from hipport.project import ProjectFile, match_globs
+from hipport.runner.compile_db import CompileArgs
+from hipport.runner.outcome import FileKind
+
+
+def matches_config(path: Path, relpath: str, patterns: list[str], config: Config) -> bool:
+    """Configuration globs are relative to the directory holding the configuration (the
+    project root), whichever directory the run was started on."""
+    if not patterns:
+        return False
+    rel = _root_rel(path, config.root)
+    return match_globs(rel if rel is not None else relpath, patterns)
+
+
+def _root_rel(path: Path, root: Path) -> str | None:
+    try:
+        return Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
+    except ValueError:
+        return None
+
+
+def apply_config_patterns(
+    files: list[ProjectFile], config: Config, with_other: bool
+) -> list[ProjectFile]:
+    """`include`/`exclude` from the configuration (the command line's are applied by
+    discovery, relative to the paths given). A source outside `include` is dropped, or kept
+    as a file to copy when the run copies other files."""
+    exclude = list(config.get("exclude", []))
+    include = list(config.get("include", []))
+    if not exclude and not include:
+        return files
+    out = []
+    for f in files:
+        if matches_config(f.path, f.relpath, exclude, config):
+            continue
+        if (
+            include
+            and f.kind != FileKind.OTHER
+            and not matches_config(f.path, f.relpath, include, config)
+        ):
+            if not with_other:
+                continue
+            f = ProjectFile(f.path, f.relpath, FileKind.OTHER)
+        out.append(f)
+    return out
+
+
+def ignored_entries(path: Path, relpath: str, config: Config) -> list[str]:
+    """Every per-path-ignore entry whose pattern matches the file."""
+    entries: list[str] = []
+    for pattern, names in config.per_path_ignore.items():
+        if matches_config(path, relpath, [pattern], config):
+            entries.extend(names)
+    return entries
+
+
+def is_rule_code(entry: str) -> bool:
+    """HIP004 (a rule code) rather than a CUDA name such as CUDA_CHECK."""
+    return entry[:3].upper() == "HIP" and entry[3:].isdigit()
+
+
+def per_file_options(
+    base: EngineOptions, f: ProjectFile, config: Config, compile_db: CompileArgs
+) -> EngineOptions | None:
+    """The worker's base options, unless a per-path-ignore entry turns CUDA names off for
+    this file or the compilation database has arguments for it (None: the base options)."""
+    disabled = {n for n in ignored_entries(f.path, f.relpath, config) if not is_rule_code(n)}
+    args = compile_db.get(os.path.realpath(f.path), ()) if compile_db else ()
+    if not disabled and not args:
+        return None
+    return replace(
+        base,
+        disabled_mappings=base.disabled_mappings | disabled,
+        compile_args=args or base.compile_args,
+    )

@@ -1,0 +1,209 @@
+"""One run over many files: discover, reuse what the cache knows, translate the rest in
+the pool, and summarise. `run_paths` is what the translate and check commands call."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import hipport.runner.cached as cached
+import hipport.runner.pool as pool
+from hipport.config import Config
+from hipport.findings import SKIPPED_PREFIX
+from hipport.fsio import DEFAULT_MAX_FILE_SIZE
+from hipport.options import EngineOptions
+from hipport.project import SOURCE_SUFFIXES, classify, discover
+from hipport.runner.compile_db import load_compile_commands
+from hipport.runner.outcome import FileKind, FileOutcome, FileStatus, RunSummary, outcome_of
+from hipport.runner.per_path import apply_config_patterns, per_file_options
+from hipport.runner.pool import WorkerSetup, WorkItem
+from hipport.runner.project_names import apply_project_filters, project_names
+from hipport.runner.renames import follow_renames_in_cmake, include_renames, output_relpath
+from hipport.target import Target
+
+
+@dataclass
+class RunOptions:
+    """Everything a run needs besides the paths; built by the CLI from options + config."""
+
+    target: Target = field(default_factory=Target)
+    jobs: int = 0  # 0: all cores
+    use_cache: bool = True
+    include: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    suffixes: tuple[str, ...] = SOURCE_SUFFIXES
+    semantic: bool = False
+    cuda_path: str | None = None
+    compile_commands: Path | None = None
+    rename_suffix: dict[str, str] = field(default_factory=dict)  # ".cu" -> ".hip"
+    with_other: bool = False  # also list files that are not sources (to copy them)
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    index_only_cached: bool = False  # pre-commit: do not walk the tree for the index
+    # False: the command needs outputs and summary counts only (translate -o / --in-place
+    # without --fail-on), so cached results are loaded only for outputs that are stale.
+    need_results: bool = True
+    # True (check): results are kept in the cache, not in memory; the report loads them one
+    # at a time (FileOutcome.loader), so the parent never holds the whole tree's results.
+    stream_results: bool = False
+    progress: bool | None = None  # None: on a terminal outside CI
+
+
+def options_key(
+    opts: RunOptions, config: Config, include_renames: dict[str, str] | None = None
+) -> str:
+    """Everything besides a file's content that decides its result: a change to any of it
+    makes every cached result a miss."""
+    return cached.options_key(
+        {
+            "include_renames": sorted((include_renames or {}).items()),
+            "max_file_size": opts.max_file_size,
+            "target": opts.target.key(),
+            "semantic": opts.semantic,
+            "cuda_path": opts.cuda_path,
+            "renames": config.renames,
+            "disabled": sorted(config.disabled_mappings),
+            "per_path": config.per_path_ignore,
+            "rename_suffix": opts.rename_suffix,
+            "compile_commands": cached.mtime_key(opts.compile_commands),
+        }
+    )
+
+
+def _engine_options(opts: RunOptions, config: Config, renames: dict[str, str]) -> EngineOptions:
+    return EngineOptions(
+        user_renames=config.renames,
+        disabled_mappings=config.disabled_mappings,
+        include_renames=renames,
+        semantic=opts.semantic,
+        cuda_path=opts.cuda_path,
+    )
+
+
+def run_paths(
+    paths: list[Path],
+    config: Config,
+    opts: RunOptions,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> RunSummary:
+    from hipport import cache as cache_mod
+    from hipport.tables.model import mappings_digest, mappings_dir
+
+    start = time.perf_counter()
+    discovery = discover(
+        paths,
+        include=opts.include,
+        exclude=opts.exclude,
+        suffixes=opts.suffixes,
+        with_other=opts.with_other,
+    )
+    found = apply_config_patterns(discovery.files, config, opts.with_other)
+    work = [f for f in found if f.kind != FileKind.OTHER]
+    renames = include_renames(work, opts.rename_suffix)
+    setup = WorkerSetup(opts.target, _engine_options(opts, config, renames))
+    compile_db = load_compile_commands(opts.compile_commands)
+    manifest = None
+    # A run on a few named files (the pre-commit hook) reads only those files and the
+    # project index: loading and rewriting the whole tree's result manifest would cost
+    # more than translating the files themselves.
+    if opts.use_cache and not opts.index_only_cached:
+        manifest = cache_mod.open_manifest(
+            config.root, options_key(opts, config, renames), mappings_digest(mappings_dir())
+        )
+    outcomes: dict[str, FileOutcome] = {}
+    todo: list[WorkItem] = []
+    lazy = (not opts.need_results or opts.stream_results) and not opts.rename_suffix
+    out_rel = {f.relpath: output_relpath(f.relpath, f.kind, opts.rename_suffix) for f in work}
+    for f in work:
+        per_file = per_file_options(setup.options, f, config, compile_db)
+        item = WorkItem(str(f.path), f.relpath, FileKind(f.kind), per_file, opts.max_file_size)
+        outcome = None
+        if manifest is not None:
+            outcome = cached.from_cache(manifest, f, item, out_rel[f.relpath], setup, lazy)
+        if outcome is not None:
+            outcomes[f.relpath] = outcome
+            continue
+        todo.append(item)
+    items = {item.relpath: item for item in todo}
+    done = len(outcomes)
+    total = len(work)
+    if on_progress:
+        on_progress(done, total)
+    by_rel = {f.relpath: f for f in work}
+    for done_item in pool.execute(todo, opts.jobs, setup):
+        relpath, result = done_item.relpath, done_item.result
+        f = by_rel[relpath]
+        outcome = outcome_of(
+            f.path, relpath, FileKind(f.kind), out_rel[relpath], result, done_item.error
+        )
+        if (
+            manifest is not None
+            and result is not None
+            and done_item.stat is not None
+            and not done_item.error
+            and not result.error
+        ):
+            stored = cached.store(manifest, f, done_item.stat, result)
+            if stored is not None and lazy and opts.stream_results:
+                digest, info = stored
+                outcome = cached.lazy_outcome(
+                    manifest, f, digest, info, items[relpath], out_rel[relpath], setup, False
+                )
+        outcomes[relpath] = outcome
+        done += 1
+        if on_progress:
+            on_progress(done, total)
+    for f in found:
+        if f.kind == FileKind.OTHER:
+            outcomes[f.relpath] = FileOutcome(
+                f.path, f.relpath, FileKind.OTHER, FileStatus.COPIED, out_relpath=f.relpath
+            )
+    follow_renames_in_cmake(outcomes)
+    names = project_names(config, outcomes, opts.use_cache)
+    files = [outcomes[f.relpath] for f in found]
+    skipped = _unreadable(discovery.skipped, discovery.base, opts.suffixes, files)
+    apply_project_filters(files, names, config)
+    if manifest is not None:
+        try:
+            manifest.save()
+        except OSError:
+            pass  # a read-only cache only costs speed
+    return RunSummary(
+        config.root,
+        discovery.base,
+        opts.target,
+        files,
+        time.perf_counter() - start,
+        skipped,
+        names,
+    )
+
+
+def _unreadable(
+    skipped_files: list, base: Path, suffixes: tuple[str, ...], files: list[FileOutcome]
+) -> list[tuple[str, str]]:
+    """What discovery skipped, as (relpath, reason); a source that cannot be read is a
+    failure of the run, not a quiet skip: it joins `files` as failed."""
+    skipped: list[tuple[str, str]] = []
+    for s in skipped_files:
+        rel = _rel_or_abs(s.path, base)
+        if s.reason.startswith(SKIPPED_PREFIX):
+            # a loop, a permission denied: what it hides was not checked (HIP204, HIP205)
+            files.append(
+                FileOutcome(s.path, rel, FileKind.SOURCE, FileStatus.SKIPPED, error=s.reason)
+            )
+        elif s.reason.startswith("cannot ") and classify(s.path.name, suffixes) != FileKind.OTHER:
+            files.append(
+                FileOutcome(s.path, rel, FileKind.SOURCE, FileStatus.FAILED, error=s.reason)
+            )
+        else:
+            skipped.append((rel, s.reason))
+    return skipped
+
+
+def _rel_or_abs(path: Path, base: Path) -> str:
+    try:
+        return path.relative_to(base).as_posix()
+    except ValueError:
+        return str(path)
