@@ -53,12 +53,28 @@ class ProjectFile:
     path: Path  # as found (absolute)
     relpath: str  # posix path relative to the base directory
     kind: str  # "source", "hip", "cmake" or "other"
+    named: bool = False  # named on the command line (not found by walking a directory)
 
 
 @dataclass
 class Skipped:
     path: Path
     reason: str
+
+
+class EmptyRun(ValueError):
+    """The paths hold no source file at all: a gate that checked nothing must not pass
+    (exit 2 unless --allow-empty). The message names what was not processed, and why."""
+
+    def __init__(self, paths: list[Path], skipped: list[Skipped]) -> None:
+        shown = ", ".join(str(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
+        why = "; ".join(f"{s.path.name}: {s.reason}" for s in skipped[:3])
+        why += "; ..." if len(skipped) > 3 else ""
+        super().__init__(
+            f"no source file found in {shown}"
+            + (f" (not processed: {why})" if why else "")
+            + ": nothing was checked. Pass --allow-empty if an empty run is expected."
+        )
 
 
 def skip_reason(exc: OSError, what: str = "cannot read") -> str:
@@ -197,7 +213,8 @@ def discover(
             skipped.append(Skipped(path, "not a regular file"))
             continue
         kind = classify(path.name, suffixes)
-        files.setdefault(rel, ProjectFile(path, rel, "source" if kind == "other" else kind))
+        kind = "source" if kind == "other" else kind
+        files.setdefault(rel, ProjectFile(path, rel, kind, named=True))
     return Discovery(base, _one_per_real_file(files, skipped, base), skipped)
 
 
@@ -228,7 +245,7 @@ def _through_link(f: ProjectFile, real: str, real_base: str) -> ProjectFile:
     (walked links to outside were skipped; a link named on the command line stays as is)."""
     if not os.path.islink(f.path) or not real.startswith(real_base.rstrip(os.sep) + os.sep):
         return f
-    return ProjectFile(Path(real), f.relpath, f.kind)
+    return ProjectFile(Path(real), f.relpath, f.kind, f.named)
 
 
 def _rel(path: Path, base: Path) -> str:

@@ -196,3 +196,17 @@ def test_translate_hook_rewrites_in_place(project: Path, pre_commit_env) -> None
     git(project, "add", "src/alloc.cu")
     again = pre_commit(project, pre_commit_env, "--hook-stage", "manual", "hipport-translate")
     assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_configured_exclude_applies_to_staged_files(project: Path, pre_commit_env) -> None:
+    """The hooks pass --force-exclude (as ruff's do): a staged file the project excludes is
+    not checked, and a commit of only excluded sources passes (--allow-empty)."""
+    (project / ".hipport.toml").write_text('exclude = ["generated/**"]\n')
+    git(project, "add", ".hipport.toml")
+    stage(project, "generated/init.cu", UNPORTED)
+    done = pre_commit(project, pre_commit_env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    stage(project, "src/init.cu", UNPORTED)
+    done = pre_commit(project, pre_commit_env)
+    assert done.returncode == 1 and "src/init.cu:" in done.stdout, done.stdout
+    assert "generated/init.cu" not in done.stdout

@@ -55,6 +55,8 @@ def run_options(values: dict[str, Any], config) -> Any:
         rename_suffix=dict(config.get("rename-suffix", {}))
         | dict(values.get("rename_suffix") or {}),
         max_file_size=int(pick("max-file-size", 16 * 1024 * 1024)),
+        allow_empty=bool(values.get("allow_empty")),
+        force_exclude=bool(values.get("force_exclude")),
     )
 
 
@@ -108,6 +110,17 @@ def common_options(func):
             help="Worker processes (default: all cores).",
         ),
         click.option("--no-cache", is_flag=True, help="Do not read or write the result cache."),
+        click.option(
+            "--allow-empty",
+            is_flag=True,
+            help="Exit 0 when no source file is found (default: exit 2, the run checked nothing).",
+        ),
+        click.option(
+            "--force-exclude",
+            is_flag=True,
+            help="Apply the configuration's exclude to files named on the command line too "
+            "(the pre-commit hooks pass it).",
+        ),
         click.option(
             "--progress/--no-progress",
             default=None,
@@ -184,6 +197,7 @@ def translate(
     error.
     """
     from hipport.config import ConfigError, load_config
+    from hipport.project import EmptyRun
 
     modes = [
         m
@@ -242,6 +256,9 @@ def translate(
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(1)
+    except EmptyRun as exc:  # a usage problem, not an internal error
+        click.echo(f"hipport: error: {exc}", err=True)
+        sys.exit(2)
     except Exception as exc:  # noqa: BLE001 - exit 2 with a message, not a traceback
         if os.environ.get("HIPPORT_DEBUG"):
             raise

@@ -31,18 +31,21 @@ def _root_rel(path: Path, root: Path) -> str | None:
 
 
 def apply_config_patterns(
-    files: list[ProjectFile], config: Config, with_other: bool
+    files: list[ProjectFile], config: Config, with_other: bool, force_exclude: bool = False
 ) -> list[ProjectFile]:
     """`include`/`exclude` from the configuration (the command line's are applied by
     discovery, relative to the paths given). A source outside `include` is dropped, or kept
-    as a file to copy when the run copies other files."""
+    as a file to copy when the run copies other files. A file named on the command line is
+    checked although excluded, as ruff does, unless `force_exclude` (the pre-commit hooks
+    pass --force-exclude)."""
     exclude = list(config.get("exclude", []))
     include = list(config.get("include", []))
     if not exclude and not include:
         return files
     out = []
     for f in files:
-        if matches_config(f.path, f.relpath, exclude, config):
+        excluded = matches_config(f.path, f.relpath, exclude, config)
+        if excluded and (force_exclude or not f.named):
             continue
         if (
             include
@@ -51,7 +54,7 @@ def apply_config_patterns(
         ):
             if not with_other:
                 continue
-            f = ProjectFile(f.path, f.relpath, FileKind.OTHER)
+            f = ProjectFile(f.path, f.relpath, FileKind.OTHER, f.named)
         out.append(f)
     return out
 

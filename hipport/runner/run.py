@@ -14,7 +14,7 @@ from hipport.config import Config
 from hipport.findings import SKIPPED_PREFIX
 from hipport.fsio import DEFAULT_MAX_FILE_SIZE
 from hipport.options import EngineOptions
-from hipport.project import SOURCE_SUFFIXES, classify, discover
+from hipport.project import SOURCE_SUFFIXES, EmptyRun, classify, discover
 from hipport.runner.compile_db import load_compile_commands
 from hipport.runner.outcome import FileKind, FileOutcome, FileStatus, RunSummary, outcome_of
 from hipport.runner.per_path import apply_config_patterns, per_file_options
@@ -48,6 +48,8 @@ class RunOptions:
     # at a time (FileOutcome.loader), so the parent never holds the whole tree's results.
     stream_results: bool = False
     progress: bool | None = None  # None: on a terminal outside CI
+    allow_empty: bool = False  # False: finding no source at all is an error (EmptyRun)
+    force_exclude: bool = False  # True: the config's exclude applies to named files too
 
 
 def options_key(
@@ -98,7 +100,7 @@ def run_paths(
         suffixes=opts.suffixes,
         with_other=opts.with_other,
     )
-    found = apply_config_patterns(discovery.files, config, opts.with_other)
+    found = apply_config_patterns(discovery.files, config, opts.with_other, opts.force_exclude)
     work = [f for f in found if f.kind != FileKind.OTHER]
     renames = include_renames(work, opts.rename_suffix)
     setup = WorkerSetup(opts.target, _engine_options(opts, config, renames))
@@ -163,6 +165,8 @@ def run_paths(
     names = project_names(config, outcomes, opts.use_cache)
     files = [outcomes[f.relpath] for f in found]
     skipped = _unreadable(discovery.skipped, discovery.base, opts.suffixes, files)
+    if not opts.allow_empty and not any(f.kind != FileKind.OTHER for f in files):
+        raise EmptyRun(paths, discovery.skipped)
     apply_project_filters(files, names, config)
     if manifest is not None:
         try:
