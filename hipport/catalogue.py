@@ -520,15 +520,48 @@ ARCHITECTURE = RuleInfo(
 )
 
 
+DATA_LOSS = RuleInfo(
+    "HIP020",
+    "argument-dropped",
+    Severity.WARNING,
+    "The HIP function has no parameter for an argument the CUDA call passes; it was dropped.",
+    "The translated call builds, but what the dropped argument did is lost: e.g. "
+    "hipModuleOccupancyMaxPotentialBlockSize takes no blockSizeToDynamicSMemSize callback, "
+    "so a block size that depends on the dynamic shared memory is no longer taken into "
+    "account.",
+    "cuOccupancyMaxPotentialBlockSize(&grid, &block, f, smemForBlock, 0, 0);",
+    "Check that the call still computes what the code needs; where the dropped argument "
+    "mattered, compute it by hand (e.g. loop over block sizes with "
+    "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor).",
+    module="rules.arguments",
+)
+
+ARGUMENTS_NOT_REWRITTEN = RuleInfo(
+    "HIP021",
+    "argument-rewrite-skipped",
+    Severity.WARNING,
+    "A call needs its arguments rewritten for HIP, but they could not be parsed safely; the "
+    "call is left as it is.",
+    "The HIP function takes its arguments differently (wrapped in HIP_SYMBOL, cast, "
+    "reordered, one dropped or added); without the rewrite the call does not build or does "
+    "the wrong thing. hipport makes no edit it cannot make safely: the message says what "
+    "stopped it (an #if inside the call, arguments coming from a macro, too few arguments, "
+    "a symbol given as a string, an argument with a side effect that would be passed twice).",
+    'cudaMemcpyToSymbol("table", host, n);  // a symbol by name: removed in CUDA 5',
+    "Rewrite the call by hand as `hipport tables show NAME` describes, or restructure the "
+    "code so that the call's arguments are written out in one place.",
+    module="rules.arguments",
+)
+
+
 # --------------------------------------------------------------------------- the index
 
 # The rewrite rules, in the order the engine runs them (earlier edits win overlaps).
-# rules.symbols has no code of its own (it reports HIP009, owned by rules.launch).
 REWRITE_ORDER: tuple[str, ...] = (
     "rules.rename",
     "rules.includes",
     "rules.launch",
-    "rules.symbols",
+    "rules.arguments",
     "rules.unknown",
 )
 HAZARDS_PACKAGE = "rules.hazards."  # one module per hazard code, under rules/hazards/

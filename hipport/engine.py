@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass, field
 
 from hipport.catalogue import SEMANTIC_PARSE_ERROR
-from hipport.edits import Edit, OverlappingEdits, apply, normalize
+from hipport.edits import Edit, OverlappingEdits, apply, compose, normalize
 from hipport.findings import Finding, Use
 from hipport.lexer import IDENTIFIER, LexError, Token, lex, might_need_translation
 from hipport.options import EngineOptions
@@ -97,7 +97,7 @@ def _translate_tokens(
         findings.extend(result.findings)
         # later rules read the uses found so far (includes: is anything CUDA's?)
         ctx.earlier_uses.extend(result.uses)
-    edits = _drop_overlaps(edits)
+    edits = _drop_overlaps(compose(source, edits))
     output = apply(source, edits)
     _sort(findings)
     uses = list(ctx.earlier_uses)

@@ -126,6 +126,24 @@ CASES = [
         None,
     ),
     (
+        "HIP020",
+        "a.cu",
+        "#include <cuda.h>\nvoid f(CUfunction fn, CUoccupancyB2DSize s, int* g, int* b)"
+        "{ cuOccupancyMaxPotentialBlockSize(g, b, fn, s, 0, 0); }\n",
+        "#include <cuda.h>\nvoid f(CUfunction fn, int* g, int* b)"
+        "{ cuOccupancyMaxActiveBlocksPerMultiprocessor(g, fn, 128, 0); }\n",
+        Target(),
+        None,
+    ),
+    (
+        "HIP021",
+        "a.cu",
+        HEAD + '__constant__ int t[4];\nvoid f(int* h){ cudaMemcpyToSymbol("t", h, 16); }\n',
+        HEAD + "__constant__ int t[4];\nvoid f(int* h){ cudaMemcpyToSymbol(t, h, 16); }\n",
+        Target(),
+        None,
+    ),
+    (
         "HIP013",
         "a.cu",
         HEAD + "__global__ void k(){}\n",

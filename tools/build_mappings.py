@@ -224,6 +224,7 @@ def build(data: Path, out: Path) -> dict[str, int]:
         encoding="utf-8",
     )
     (out / "counts.json").write_text(json.dumps(counts, indent=2) + "\n", encoding="utf-8")
+    __import__("runpy").run_path(str(HERE / "build_arguments.py"))["build"](data, out)
     return counts
 
 

@@ -35,6 +35,7 @@ from hipport.rules.tokens import (
     split_template_args,
 )
 from hipport.tables import Resolution, Status
+from hipport.tables.arguments import argument_tables
 
 _BY_STATUS = {
     Status.UNSUPPORTED: UNSUPPORTED.code,
@@ -42,12 +43,6 @@ _BY_STATUS = {
     Status.EXPERIMENTAL: EXPERIMENTAL.code,
     Status.REMOVED_HIP: REMOVED_HIP.code,
 }
-
-# A CUDA name whose HIP counterpart depends on the call's argument count: CUDA 12's
-# three-argument cudaGraphInstantiate(&exec, graph, flags) is HIP's
-# hipGraphInstantiateWithFlags; the five-argument form is hipGraphInstantiate.
-ARITY_ALIASES = {("cudaGraphInstantiate", 3): "cudaGraphInstantiateWithFlags"}
-_ARITY_NAMES = frozenset(name for name, _ in ARITY_ALIASES)
 
 _WORD = re.compile(rb"(?<![\w\\])[A-Za-z_]\w*")
 
@@ -74,6 +69,7 @@ class RenameRule:
         user = ctx.options.user_renames
         disabled = ctx.options.disabled_mappings
         skip = ctx.user_declared
+        overloads = argument_tables(ctx.tables.directory).overloads
         includes = {d.hash for d in ctx.directives if d.name == "include"}
         include_ranges = [(d.hash, d.end) for d in ctx.directives if d.name == "include"]
         in_include = _index_set(include_ranges) if includes else frozenset()
@@ -100,11 +96,9 @@ class RenameRule:
                 continue
             if name in disabled:
                 continue
-            if name in _ARITY_NAMES:
-                alias = ARITY_ALIASES.get((name, _call_arity(tokens, i)))
-                if alias is not None:
-                    res = ctx.resolve(alias)
-                    res = replace(res, name=name)
+            if name in overloads:
+                res = _overload(ctx, name, overloads[name].get(_call_arity(tokens, i)))
+                if res is not None:
                     self._one(ctx, tok, res, out)
                     continue
             res = ctx.resolve(name)
@@ -201,6 +195,18 @@ class RenameRule:
                 continue
             out.append(ctx.edit(tok.start + m.start(), tok.start + m.end(), new, self.name))
         return out
+
+
+def _overload(ctx: Context, name: str, hip: str | None) -> Resolution | None:
+    """The resolution of a call whose HIP function depends on its argument count
+    (arguments.tsv, overload-by-arg-count): that of the CUDA row mapping to `hip` (so its
+    ROCm version gates it), under the call's own name. None: the plain mapping holds."""
+    if hip is None or hip == ctx.resolve(name).new_name:
+        return None
+    row = next((r for r in ctx.tables.by_hip.get(hip, ()) if r.hip == hip), None)
+    if row is None:
+        return None
+    return replace(ctx.resolve(row.cuda), name=name)
 
 
 def _call_arity(tokens: list[Token], i: int) -> int | None:

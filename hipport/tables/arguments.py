@@ -1,0 +1,159 @@
+"""Argument rewrites, the CUDA namespace map and the roc-mode type names, loaded from
+mappings/arguments.tsv, namespaces.tsv and roc_types.tsv (schemas in mappings/README.md).
+
+Loaded once per mappings directory, on first use (a file without a call to rewrite never
+loads them): a few hundred rows, beside the name tables rather than inside their pickle.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from hipport.target import Version
+
+# The `applies_to` sides and the library a name resolves to on each.
+HIP = "hip"
+ROC = "roc"
+MIOPEN = "miopen"
+
+
+@dataclass(frozen=True, slots=True)
+class ArgumentRewrite:
+    """One row of arguments.tsv: one action on one argument of calls to `cuda_function`,
+    valid while that call maps to `hip_function` (the HIP, ROC or MIOpen function the
+    rewrite was written for; a newer mapping to another function drops the rewrite)."""
+
+    cuda_function: str
+    variant: int
+    applies_to: str  # hip, roc or miopen
+    arg: int | None  # argument index; the argument count for overload-by-arg-count
+    action: str
+    data_loss: bool
+    value: str
+    move_to: int | None
+    count: int
+    hip_function: str
+    hip_arity: int | None  # parameters of hip_function, where its declaration is known
+    source: str
+    evidence: str
+
+    @property
+    def values(self) -> list[str]:
+        """The constant(s) to add or put in place (a value with a comma adds two)."""
+        return [v.strip() for v in self.value.split(",")] if self.value else []
+
+
+@dataclass(frozen=True, slots=True)
+class Namespace:
+    cuda: str
+    hip: str  # blank: no HIP counterpart
+    status: str  # mapped, kept, unsupported or hazard (another rule reports it)
+    hint: str
+    evidence: str
+
+
+@dataclass(frozen=True, slots=True)
+class RocType:
+    cuda: str
+    hip: str
+    roc: str
+    roc_added: Version | None
+    family: str
+    applies_to: str  # roc, or miopen (only where cuDNN code goes to MIOpen)
+    note: str
+
+
+class ArgumentTables:
+    def __init__(self, directory: Path) -> None:
+        self.rows = [_rewrite(r) for r in _read(directory / "arguments.tsv")]
+        calls: dict[str, list[ArgumentRewrite]] = {}
+        self.overloads: dict[str, dict[int, str]] = {}
+        self.type_overloads: dict[str, str] = {}
+        for row in self.rows:
+            if row.action == "overload-by-arg-count" and row.arg is not None:
+                self.overloads.setdefault(row.cuda_function, {})[row.arg] = row.value
+            elif row.action == "type-overload":
+                self.type_overloads[row.cuda_function] = row.value
+            else:
+                calls.setdefault(row.cuda_function, []).append(row)
+        self.calls = {name: tuple(rows) for name, rows in calls.items()}
+        self.namespaces = {
+            r["cuda_namespace"]: Namespace(
+                r["cuda_namespace"], r["hip_namespace"], r["status"], r["hint"], r["evidence"]
+            )
+            for r in _read(directory / "namespaces.tsv")
+        }
+        self.roc_types = {
+            r["cuda"]: RocType(
+                r["cuda"],
+                r["hip"],
+                r["roc"],
+                Version.parse(r["roc_added"]) if r["roc_added"] else None,
+                r["family"],
+                r["applies_to"],
+                r["note"],
+            )
+            for r in _read(directory / "roc_types.tsv")
+        }
+
+    def rewrites(self, cuda_function: str, side: str, hip_function: str) -> list[ArgumentRewrite]:
+        """The rows for a call to `cuda_function` that maps to `hip_function` on `side`
+        (the lowest variant when a side has several)."""
+        rows = [
+            r
+            for r in self.calls.get(cuda_function, ())
+            if r.applies_to == side and r.hip_function == hip_function
+        ]
+        if rows:
+            first = min(r.variant for r in rows)
+            rows = [r for r in rows if r.variant == first]
+        return rows
+
+    def rows_for(self, name: str) -> list[ArgumentRewrite]:
+        """Every row about `name` (a CUDA function or type), for `hipport tables show`."""
+        return [r for r in self.rows if r.cuda_function in (name, f"enum {name}")]
+
+
+def side_of(library: str | None) -> str:
+    """The applies_to side of a resolution's library ("hip", a ROCm library, MIOpen)."""
+    if library is None or library == "hip":
+        return HIP
+    return MIOPEN if library == "MIOpen" else ROC
+
+
+@cache
+def argument_tables(directory: Path) -> ArgumentTables:
+    return ArgumentTables(directory)
+
+
+def _read(path: Path) -> list[dict[str, str]]:
+    """A table's rows; a mappings directory without the file (a hand-made one) has none."""
+    if not path.exists():
+        return []
+    with path.open(encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
+
+
+def _int(text: str) -> int | None:
+    return int(text) if text else None
+
+
+def _rewrite(r: dict[str, str]) -> ArgumentRewrite:
+    return ArgumentRewrite(
+        r["cuda_function"],
+        int(r["variant"]),
+        r["applies_to"],
+        _int(r["arg"]),
+        r["action"],
+        r["warning"] == "DataLoss",
+        r["value"],
+        _int(r["move_to"]),
+        int(r["count"] or 1),
+        r["hip_function"],
+        _int(r["hip_arity"]),
+        r["source"],
+        r["evidence"],
+    )
