@@ -13,7 +13,6 @@ rewrites it).
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,10 +64,10 @@ class Baseline:
 
     def write(self, path: Path) -> None:
         """Write atomically: a half-written baseline would fail every later run."""
+        from hipport.fsio import atomic_write
+
         text = json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
-        tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
+        atomic_write(path, text.encode("utf-8"))
 
     @classmethod
     def load(cls, path: Path) -> Baseline:

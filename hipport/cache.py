@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from hipport import __version__
-from hipport.fsio import TEMP_SUFFIX, atomic_write, temp_prefix
+from hipport.fsio import atomic_write
 
 FORMAT = 5  # bump when what is pickled changes shape
 # A file modified this recently may be rewritten again within the same mtime tick with the
@@ -102,18 +102,7 @@ def _load(path: Path) -> Any:
 
 def write_private(path: Path, payload: bytes) -> None:
     """Temp file + rename, mode 0600, no fsync (a torn cache file is only a miss)."""
-    import contextlib
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path.name), suffix=TEMP_SUFFIX, dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    atomic_write(path, payload, mode=0o600, durable=False)
 
 
 class ResultStore:

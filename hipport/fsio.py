@@ -1,11 +1,21 @@
-"""File I/O that never loses data: bounded reads, atomic writes that keep modes."""
+"""File I/O that never loses data: bounded reads, and the one place that writes.
+
+Every file hipport writes (translated outputs, files rewritten in place and their backups,
+copies into an output tree, cache entries, the baseline, `init`'s configuration, report
+and statistics files) is written by `atomic_write`, `copy_atomic` or `move_atomic` here:
+a temporary file created next to the target with O_CREAT|O_EXCL|O_NOFOLLOW (never through
+an existing name or a symlink), written whole, fsynced, renamed over the target, and the
+directory fsynced. Readers see the old file or the new one, never a part. `os.replace` is
+called in this module only (tests/test_fsio.py checks it), and `is_stale_temp` knows every
+temporary name the program makes, so one cleanup removes what a killed run left.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import stat
-import tempfile
+import time
 from pathlib import Path
 
 DEFAULT_MAX_FILE_SIZE = 16 * 1024 * 1024  # larger files are skipped with a message
@@ -38,6 +48,10 @@ def read_source(path: Path, max_size: int = DEFAULT_MAX_FILE_SIZE) -> bytes:
 
 
 TEMP_SUFFIX = ".hipport-tmp"
+# Temporary names older hipport versions made; the cleanup still recognises them.
+_LEGACY_COPY_SUFFIX = ".hipport-copy"  # .NAME.hipport-copy (copies into an output tree)
+_LEGACY_BASELINE_TMP = ".hipport-baseline.json.tmp"  # .hipport-baseline.json.tmpPID
+_LEGACY_AGE_S = 60  # a name without a live writer's pid: garbage when older than this
 
 
 def temp_prefix(name: str) -> str:
@@ -46,19 +60,33 @@ def temp_prefix(name: str) -> str:
     return f".{name}.{os.getpid()}."
 
 
-def is_stale_temp(path: Path) -> bool:
-    """True for a hipport temporary file whose writer is dead (or, for a name without a pid,
-    one older than a minute): left behind by a run killed between write and rename."""
-    name = path.name
-    if not (name.startswith(".") and name.endswith(TEMP_SUFFIX)):
-        return False
-    parts = name[: -len(TEMP_SUFFIX)].split(".")  # "", NAME..., PID, random part
-    if len(parts) >= 4 and parts[-2].isdigit():
-        return not _alive(int(parts[-2]))
-    try:
-        import time
+def _temp_name(name: str) -> str:
+    return f"{temp_prefix(name)}{os.urandom(4).hex()}{TEMP_SUFFIX}"
 
-        return time.time() - os.lstat(path).st_mtime > 60
+
+def is_stale_temp(path: Path) -> bool:
+    """True for a temporary file of hipport's whose writer is dead, left behind by a run
+    killed between writing and renaming. Every pattern the program makes, or made:
+    `.NAME.PID.RANDOM.hipport-tmp` (by pid); `.NAME.hipport-copy` and
+    `.hipport-baseline.json.tmpPID` of older versions (by pid, else by age)."""
+    name = path.name
+    if not name.startswith("."):
+        return False
+    if name.endswith(TEMP_SUFFIX):
+        parts = name[: -len(TEMP_SUFFIX)].split(".")  # "", NAME..., PID, random part
+        if len(parts) >= 4 and parts[-2].isdigit():
+            return not _alive(int(parts[-2]))
+        return _older_than(path, _LEGACY_AGE_S)
+    if name.startswith(_LEGACY_BASELINE_TMP) and name[len(_LEGACY_BASELINE_TMP) :].isdigit():
+        return not _alive(int(name[len(_LEGACY_BASELINE_TMP) :]))
+    if name.endswith(_LEGACY_COPY_SUFFIX) and len(name) > len(_LEGACY_COPY_SUFFIX) + 1:
+        return _older_than(path, _LEGACY_AGE_S)
+    return False
+
+
+def _older_than(path: Path, seconds: float) -> bool:
+    try:
+        return time.time() - os.lstat(path).st_mtime > seconds
     except OSError:
         return False
 
@@ -75,29 +103,97 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Write `data` to `path` so that readers see either the old file or the new one, never a
-    part: a temporary file in the same directory, fsync, then rename over. Keeps the old
-    file's permission bits (or uses `mode`)."""
-    path = Path(path)
-    if mode is None:
+_CREATE_FLAGS = (
+    os.O_WRONLY
+    | os.O_CREAT
+    | os.O_EXCL
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+def _create_temp(directory: Path, name: str) -> tuple[int, str]:
+    """A new, empty temporary file for `name` in `directory`: (fd, path). O_EXCL makes the
+    kernel refuse a name that exists (a file, or a symlink planted there), so the write can
+    never go through it; a taken name is retried with another random part."""
+    for _ in range(100):
+        tmp = os.path.join(directory, _temp_name(name))
         try:
-            mode = stat.S_IMODE(os.stat(path).st_mode)
-        except FileNotFoundError:
-            mode = 0o666 & ~_umask()
-    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path.name), suffix=TEMP_SUFFIX, dir=path.parent)
+            return os.open(tmp, _CREATE_FLAGS, 0o600), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"cannot create a temporary file for {name} in {directory}")
+
+
+def _target_mode(path: Path, mode: int | None) -> int:
+    """`mode`, else the existing file's permission bits, else what a new file would get."""
+    if mode is not None:
+        return mode
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return 0o666 & ~_umask()
+
+
+def atomic_write(path: Path, data: bytes, mode: int | None = None, durable: bool = True) -> None:
+    """Write `data` to `path` so that readers see either the old file or the new one, never a
+    part: a temporary file in the same directory, fsync, rename over, fsync the directory.
+    Keeps the old file's permission bits (or uses `mode`). `durable=False` skips both
+    fsyncs: for the cache, where a file torn by a power loss is only a miss."""
+    path = Path(path)
+    mode = _target_mode(path, mode)
+    fd, tmp = _create_temp(path.parent, path.name)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
+            os.fchmod(fh.fileno(), mode)
+            if durable:
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    _fsync_dir(path.parent)
+    if durable:
+        _fsync_dir(path.parent)
+
+
+def copy_atomic(source: Path, target: Path) -> None:
+    """Copy `source` to `target` as `shutil.copy2` does (content, permission bits and
+    times), atomically: the copy is streamed into a temporary file, then renamed over."""
+    import shutil
+
+    target = Path(target)
+    fd, tmp = _create_temp(target.parent, target.name)
+    try:
+        with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
+            shutil.copyfileobj(src, out, 1024 * 1024)
+            out.flush()
+            os.fsync(out.fileno())
+        shutil.copystat(source, tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(target.parent)
+
+
+def move_atomic(source: Path, target: Path) -> None:
+    """Rename `source` to `target` (replacing it), then fsync the directories involved."""
+    os.replace(source, target)
+    _fsync_dir(Path(target).parent)
+    if Path(source).parent != Path(target).parent:
+        _fsync_dir(Path(source).parent)
+
+
+def probe_writable(directory: Path) -> None:
+    """Raise OSError unless a file can be created in `directory` (the probe is a temporary
+    file of the usual pattern, removed at once)."""
+    fd, tmp = _create_temp(directory, "probe")
+    os.close(fd)
+    os.unlink(tmp)
 
 
 def _fsync_dir(directory: Path) -> None:

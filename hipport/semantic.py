@@ -51,14 +51,16 @@ _STANDIN_HEADERS = ("texture_fetch_functions.h", "curand_mtgp32_kernel.h")
 @cache
 def _standins(cuda: str) -> str:
     import tempfile
+    from pathlib import Path
+
+    from hipport.fsio import atomic_write
 
     directory = os.path.join(tempfile.gettempdir(), "hipport-cuda-standins")
     os.makedirs(directory, exist_ok=True)
     for header in _STANDIN_HEADERS:
         path = os.path.join(directory, header)
         if not os.path.exists(path):
-            with open(path, "w") as fh:
-                fh.write("/* empty stand-in written by hipport.semantic */\n")
+            atomic_write(Path(path), b"/* empty stand-in written by hipport.semantic */\n")
     return directory
 
 

@@ -141,7 +141,7 @@ def test_in_place_write_failure_keeps_the_original(tmp_path: Path, monkeypatch) 
     def denied(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(fsio.tempfile, "mkstemp", denied)
+    monkeypatch.setattr(fsio, "_create_temp", denied)
     errors = runner.write_outputs(summary, "in-place")
     assert errors == [("a.cu", "cannot write: Permission denied")]
     assert (tree / "a.cu").read_bytes() == SRC

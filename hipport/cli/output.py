@@ -127,7 +127,7 @@ def check_writable(targets: list[Destination]) -> None:
     missing or refuses a new file (the report is written as a temp file there, then
     renamed), or the path is a directory. The probe is real, not os.access, which says
     yes to root on any directory."""
-    import tempfile
+    from hipport.fsio import probe_writable
 
     for d in targets:
         if d.path is None:
@@ -139,9 +139,7 @@ def check_writable(targets: list[Destination]) -> None:
         if not parent.is_dir():
             raise click.UsageError(f"cannot write the report to {path}: no directory {parent}")
         try:
-            fd, probe = tempfile.mkstemp(dir=parent, prefix=".hipport-probe-")
-            os.close(fd)
-            os.unlink(probe)
+            probe_writable(parent)
         except OSError as exc:
             reason = exc.strerror or str(exc)
             raise click.UsageError(f"cannot write the report to {path}: {reason}") from None

@@ -332,7 +332,9 @@ def _write_stats(summary, path: Path) -> None:  # noqa: ANN001
     if str(path) == "-":
         click.echo(text, nl=False)
     else:
-        path.write_text(text, encoding="utf-8")
+        from hipport.fsio import atomic_write
+
+        atomic_write(path, text.encode("utf-8"))
 
 
 def _diff_text(f, base: Path) -> bytes:  # noqa: ANN001 (a FileOutcome)

@@ -6,7 +6,6 @@ interrupted run leaves every file old or new, never half-written, and no temp fi
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import stat as statmod
 from collections.abc import Iterator
@@ -14,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from hipport.fsio import atomic_write
+from hipport.fsio import atomic_write, copy_atomic, move_atomic
 from hipport.runner.outcome import FileOutcome, FileStatus, RunSummary
 
 
@@ -147,9 +146,7 @@ def _write_mirrored(f: FileOutcome, mirror: _Mirror) -> None:
             return
         if st is not None and _same_file_content(f.path, target, st):
             return
-        tmp = target.with_name(f".{target.name}.hipport-copy")
-        shutil.copy2(f.path, tmp)
-        os.replace(tmp, target)
+        copy_atomic(f.path, target)
         return
     if _holds(target, st, data):
         return
@@ -209,6 +206,6 @@ def _rename_in_place(f: FileOutcome, data: bytes | None, backup: bool) -> None:
     source = f.path.read_bytes()
     atomic_write(new_path, source if data is None else data, mode=_mode(f.path))
     if backup:
-        os.replace(f.path, f.path.with_name(f.path.name + ".orig"))
+        move_atomic(f.path, f.path.with_name(f.path.name + ".orig"))
     else:
         os.unlink(f.path)
