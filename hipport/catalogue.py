@@ -554,6 +554,154 @@ ARGUMENTS_NOT_REWRITTEN = RuleInfo(
 )
 
 
+DYNAMIC_PARALLELISM = RuleInfo(
+    "HIP110",
+    "dynamic-parallelism",
+    Severity.ERROR,
+    "A kernel launch (<<<...>>>) inside a __global__ or __device__ function.",
+    "CUDA's dynamic parallelism lets a kernel launch kernels; HIP has no device-side "
+    "launch (no device runtime on AMD GPUs), so hipcc rejects the launch in device code "
+    "and the port does not build. A launch inside a __host__ __device__ function is "
+    "reported as a warning: it breaks only when the function is compiled for the device. "
+    "Launches in an #if arm that hipcc does not compile (e.g. #if __CUDA_ARCH__ >= 350) "
+    "are not reported.",
+    "__global__ void child(float* x) { x[threadIdx.x] *= 2.f; }\n"
+    "__global__ void parent(float* x, int n) {\n"
+    "    if (threadIdx.x == 0) child<<<n / 256, 256>>>(x);\n"
+    "}",
+    "Move the launch to the host: split the parent kernel at the launch, launch the child "
+    "from the host after it (on the same stream, so it runs in order), or fold the child's "
+    "work into the parent as a loop over its blocks; keep the device-side launch behind "
+    "#if defined(__HIP_PLATFORM_NVIDIA__) if the CUDA build needs it.",
+    module="rules.hazards.dynamic_parallelism",
+)
+
+
+DEVICE_RUNTIME_CALL = RuleInfo(
+    "HIP111",
+    "device-runtime-call",
+    Severity.ERROR,
+    "A CUDA runtime API call (cudaDeviceSynchronize, cudaMalloc, cudaStreamCreateWithFlags, "
+    "cudaGetLastError, ...) inside a __global__ or __device__ function.",
+    "CUDA's device runtime (cudadevrt) makes part of the runtime API callable from "
+    "kernels, for dynamic parallelism. HIP has no device runtime: every hip* runtime "
+    'function is host-only (checked against HIP 5.2: hipcc says "no matching function" '
+    "for hipDeviceSynchronize, hipMalloc, hipMemcpyAsync, hipStreamCreateWithFlags, "
+    "hipGetLastError, hipGetDevice, hipDeviceGetAttribute, hipEventRecord ... called from "
+    "a kernel), so the renamed call does not build. Calls in an #if arm hipcc does not "
+    "compile are not reported; in a __host__ __device__ function it is a warning.",
+    "__global__ void parent(float* x) {\n"
+    "    float* tmp;\n"
+    "    cudaMalloc(&tmp, 256 * sizeof(float));\n"
+    "    cudaDeviceSynchronize();\n"
+    "}",
+    "Do the runtime work on the host: allocate buffers before the launch and pass them in, "
+    "synchronize on the host (or split the kernel), report errors through a device flag "
+    "the host reads; device-side malloc/free (not cudaMalloc) exist in HIP for heap "
+    "memory.",
+    module="rules.hazards.device_runtime_call",
+)
+
+
+CUDA_ONLY_DEVICE_API = RuleInfo(
+    "HIP112",
+    "cuda-only-device-api",
+    Severity.ERROR,
+    "A CUDA device function, keyword or attribute the target HIP does not have "
+    "(atomicInc_system, atomic*_block, __nanosleep, __activemask, __syncwarp, "
+    "__reduce_*_sync, __dp4a, __isShared, __cvta_generic_to_shared, __grid_constant__, "
+    "__cluster_dims__, ...).",
+    "hipport's mapping tables do not list these names, so nothing renames them and the HIP "
+    'compiler stops at them ("use of undeclared identifier", "unknown type name"). The '
+    "list is reviewed data (mappings/gate_facts.tsv, built from tools/gate_facts.tsv) with "
+    "its evidence: each name was compiled with Debian's HIP 5.2 and is absent from the "
+    "HIP header scans up to 6.3-dev. For a target up to the release the evidence covers it "
+    "is an error; for a newer ROCm, which the evidence does not cover, a warning that says "
+    "so. A name the program defines itself, or that sits in an #if arm hipcc does not "
+    "compile, is not reported.",
+    "__global__ void k(unsigned* counter, const int n) {\n"
+    "    atomicInc_system(counter, n);\n"
+    "    __nanosleep(100);\n"
+    "}",
+    "Use what the finding suggests (atomicInc_system -> a CAS loop with atomicCAS_system, "
+    "atomicAdd_block -> atomicAdd, __activemask -> __ballot(1), __grid_constant__ -> drop "
+    "it), or keep the CUDA code behind #if defined(__HIP_PLATFORM_NVIDIA__) with an AMD "
+    "branch.",
+    module="rules.hazards.cuda_only_device_api",
+)
+
+
+PREPROCESSOR_BRANCH_FLIP = RuleInfo(
+    "HIP113",
+    "preprocessor-branch-flip",
+    Severity.WARNING,
+    "An #if/#ifdef on a macro nvcc predefines and hipcc does not (CUDART_VERSION, "
+    "CUDA_VERSION, __CUDACC_VER_MAJOR__, __CUDA_ARCH__, __NVCC__, ...) that takes a "
+    "different branch under HIP; or such a macro used in code.",
+    "hipcc defines none of nvcc's macros (checked with hipcc -dM -E for HIP 5.2), so "
+    "under HIP `#if CUDART_VERSION >= 11000` reads CUDART_VERSION as 0 and "
+    "`#ifdef __CUDA_ARCH__` is false even in device code. The message says which arm HIP "
+    "compiles and that the others are dead under HIP: a version check silently selects "
+    "the old-CUDA fallback, a __CUDA_ARCH__ test drops device-only code. Reported only "
+    "when the branch differs from a CUDA compilation (a test that comes out the same is "
+    "silent). An error when the arm HIP compiles holds an #error, or when the macro is "
+    "used in code (an undeclared identifier under HIP); otherwise a warning, because the "
+    "other arm may well be the right one for HIP.",
+    "#if CUDART_VERSION >= 11000\n"
+    "    cudaMemPrefetchAsync(p, n, device, stream);\n"
+    "#else\n"
+    "    cudaMemcpyAsync(p, host, n, cudaMemcpyHostToDevice, stream);\n"
+    "#endif",
+    "Test what you mean under HIP too: #if defined(__HIP_PLATFORM_AMD__) || CUDART_VERSION "
+    ">= 11000; use __HIP_DEVICE_COMPILE__ alongside __CUDA_ARCH__ for device-side code, "
+    "HIP_VERSION for ROCm versions, __HIPCC__ for __NVCC__.",
+    module="rules.hazards.preprocessor_branch_flip",
+)
+
+
+VECTOR_OPERATOR_AMBIGUOUS = RuleInfo(
+    "HIP114",
+    "vector-operator-ambiguous",
+    Severity.WARNING,
+    "A free compound-assignment operator (+=, -=, *=, /=) the program defines for two CUDA "
+    "vector operands (float3, int2, double4, uchar4, ...).",
+    "CUDA's vector types are plain structs without operators, so programs (and NVIDIA's "
+    "helper_math.h) define their own. HIP's vector types define the arithmetic operators "
+    "already; for +=, -=, *= and /= with a vector right-hand side the program's free "
+    "operator and HIP's member operator match equally well, and every use fails with "
+    "\"use of overloaded operator '+=' is ambiguous\" (checked with HIP 5.2: binary +, -, "
+    "*, / and a scalar right-hand side resolve to the program's operator and build). A "
+    "warning for the definition; an error when the same file visibly applies the "
+    "operator to a variable declared with that vector type.",
+    "inline __host__ __device__ void operator+=(float3 &a, float3 b) {\n"
+    "    a.x += b.x; a.y += b.y; a.z += b.z;\n"
+    "}",
+    "Guard the program's vector operators with #ifndef __HIP_PLATFORM_AMD__ (HIP's own "
+    "operators do the same arithmetic), or drop them when porting.",
+    module="rules.hazards.vector_operator_ambiguous",
+)
+
+
+MISSING_DEFAULT_ARGUMENT = RuleInfo(
+    "HIP115",
+    "missing-default-argument",
+    Severity.ERROR,
+    "A call that omits an argument CUDA gives a default to and the target HIP does not "
+    "(cudaStreamWaitEvent(stream, event), cudaGraphInstantiate(&exec, graph), "
+    "cudaLaunchCooperativeKernel with 4 or 5 arguments, cudaStreamGetCaptureInfo(s, &st)).",
+    "The rename is right but the call is not: CUDA's declaration defaults the trailing "
+    'parameters, HIP\'s does not, so hipcc reports "no matching function for call". The '
+    "facts are reviewed data with their evidence (CUDA 13.0's declarations, Debian's HIP "
+    "5.2 headers and compiler); for a ROCm newer than the evidence covers it is a warning.",
+    "cudaEvent_t done;\n"
+    "cudaEventCreate(&done);\n"
+    "cudaEventRecord(done, producer);\n"
+    "cudaStreamWaitEvent(consumer, done);",
+    "Pass the argument HIP needs (the finding names it): cudaStreamWaitEvent(consumer, done, 0).",
+    module="rules.hazards.missing_default_argument",
+)
+
+
 # --------------------------------------------------------------------------- the index
 
 # The rewrite rules, in the order the engine runs them (earlier edits win overlaps).

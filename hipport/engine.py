@@ -22,6 +22,7 @@ from hipport.findings import Finding, Use
 from hipport.lexer import IDENTIFIER, LexError, Token, lex, might_need_translation
 from hipport.options import EngineOptions
 from hipport.rules import Context, Rule, RuleResult, all_rules, rule_for, vocabulary
+from hipport.rules.gate_facts import macro_names
 from hipport.rules.tokens import Directive
 from hipport.rules.tokens import directives as find_directives
 from hipport.semantic import analyze
@@ -281,29 +282,44 @@ _AFTER_DECLARATOR = frozenset({"=", ";", ",", "[", "{", "(", ")", ":"})
 def names_defined_by(
     tokens: list[Token], source: bytes = b"", directives: list[Directive] | None = None
 ) -> frozenset[str]:
-    """Names the file itself defines: macros, functions, types, variables, enumerators.
+    """Names the file itself defines: macros (and the configuration macros it only tests
+    with #ifdef / #if), functions, types, variables (every declarator of a declaration),
+    parameters, members, enumerators, template parameters, typedefs.
 
-    A token heuristic (no preprocessor, no parser): good enough to know that a
-    `CUDA_CHECK` macro or a `cudaCheck` function is the project's own. `directives`:
-    the file's directive lines when the caller has them already.
+    A token heuristic (no preprocessor, no parser), in one pass over the code tokens: good
+    enough to know that a `CUDA_CHECK` macro, a `cudaCheck` function or a `cuda_out_buf`
+    variable is the project's own. `directives`: the file's directive lines when the caller
+    has them already. nvcc's predefined macros (CUDART_VERSION, ...) tested in an #if are
+    not the program's: they are left out.
     """
     if directives is None:
         directives = find_directives(source, tokens) if source else []
     names: set[str] = set()
     in_directive: set[int] = set()
+    nvcc_macros: frozenset[str] | None = None  # loaded at the first #if
     for d in directives if source else ():
         in_directive.update(range(d.hash, d.end))
-        if (
-            d.name == "define"
-            and d.hash + 2 < d.end
-            and tokens[d.hash + 2].kind in (IDENTIFIER, "keyword")
-        ):
+        if d.hash + 2 >= d.end or tokens[d.hash + 2].kind not in (IDENTIFIER, "keyword"):
+            continue
+        if d.name == "define":
             names.add(tokens[d.hash + 2].text)
+        elif d.name in _TESTS:
+            if nvcc_macros is None:
+                nvcc_macros = macro_names()
+            names.update(
+                t.text
+                for t in tokens[d.hash + 2 : d.end]
+                if t.kind == IDENTIFIER and t.text != "defined" and t.text not in nvcc_macros
+            )
     # Directive lines are left out: their tokens would glue onto the code around them.
     code = [t for i, t in enumerate(tokens) if t.kind != "comment" and i not in in_directive]
     n = len(code)
     enum_depth = -1
     depth = 0
+    paren = 0
+    # (brace depth, paren depth) of the declaration whose declarators are being read, so
+    # that `int a = 0, b;` and `Buffer *x, *y;` give every name; None outside one
+    declaring: tuple[int, int] | None = None
     for k, tok in enumerate(code):
         text = tok.text
         if tok.kind == "punctuation":
@@ -313,6 +329,12 @@ def names_defined_by(
                 depth -= 1
                 if depth < enum_depth:
                     enum_depth = -1
+            elif text == "(":
+                paren += 1
+            elif text == ")":
+                paren -= 1
+            if text in ("{", "}", ";") or (declaring is not None and paren < declaring[1]):
+                declaring = None
             continue
         if tok.kind != IDENTIFIER and tok.kind != "keyword":
             continue
@@ -329,7 +351,7 @@ def names_defined_by(
             names.add(nxt.text)
             continue
         if (
-            prev.text in ("struct", "class", "union", "enum", "namespace", "concept")
+            prev.text in ("struct", "class", "union", "enum", "namespace", "concept", "typename")
             and tok.kind == IDENTIFIER
         ):
             names.add(text)
@@ -353,10 +375,25 @@ def names_defined_by(
         if prev.text == "using" and nxt is not None and nxt.text == "=":
             names.add(text)
             continue
-        if nxt is None or nxt.text not in _AFTER_DECLARATOR:
+        if nxt is None:
+            continue
+        if nxt.text in (">", ">>") and (prev.text in _TYPE_KEYWORDS or prev.text == "typename"):
+            names.add(text)  # a template parameter: template <int CUDA_N>
+            continue
+        if nxt.text not in _AFTER_DECLARATOR:
+            continue
+        if prev.text == "}" and nxt.text in (";", ","):
+            names.add(text)  # struct {...} name; / typedef struct {...} name_t;
+            declaring = (depth, paren)
             continue
         if nxt.text == ";" and k >= 2 and code[k - 2].text == "typedef":
             names.add(text)
+            continue
+        if declaring is not None and declaring == (depth, paren) and _after_comma(code, k):
+            names.add(text)  # a further declarator: int a = 0, b; Buffer *x, *y;
+            continue
+        if prev.text == "*" and nxt.text == ")" and k >= 2 and code[k - 2].text == "(":
+            names.add(text)  # a function pointer: void (*callback)(int)
             continue
         if (
             prev.kind == IDENTIFIER
@@ -367,7 +404,21 @@ def names_defined_by(
             if prev.text in ("*", "&", "&&", "**", ">") and not _looks_declaration(code, k):
                 continue
             names.add(text)
+            if nxt.text in ("=", ",", ";", "["):
+                declaring = (depth, paren)
     return frozenset(names)
+
+
+# Directives whose identifiers are configuration macros the program tests.
+_TESTS = frozenset({"ifdef", "ifndef", "if", "elif", "elifdef", "elifndef"})
+
+
+def _after_comma(code: list[Token], k: int) -> bool:
+    """code[k] follows `,` (past `*`, `&`, `const` of its declarator)."""
+    j = k - 1
+    while j >= 0 and code[j].text in ("*", "&", "&&", "**", "const", "volatile", "__restrict__"):
+        j -= 1
+    return j >= 0 and code[j].text == ","
 
 
 def _looks_declaration(code: list[Token], k: int) -> bool:

@@ -15,7 +15,12 @@ from hipport.target import Target
 
 CASES = Path(__file__).parent / "cases" / "hazards"
 CASE_FILES = sorted(CASES.glob("*/*.cu"))
-CODES = tuple(code for code, info in RULES.items() if info.module.startswith(HAZARDS_PACKAGE))
+# HIP101-HIP108; the gate's hazards (HIP110-HIP129) have their pairs in tests/test_gate.py
+CODES = tuple(
+    code
+    for code, info in RULES.items()
+    if info.module.startswith(HAZARDS_PACKAGE) and code < "HIP110"
+)
 
 
 def hazards(source: bytes, path: str = "input.cu") -> list[str]:

@@ -243,6 +243,20 @@ class CodeIndex:
             self.toks[k].text in ("__device__", "__global__") for k in range(body.head, body.open)
         )
 
+    def device_kind(self, body: Body) -> str | None:
+        """ "device" (a __global__ function, or __device__ without __host__), "host-device"
+        (__host__ __device__) or None (host code)."""
+        head = set(self.texts[body.head : body.open])
+        if "__global__" in head or ("__device__" in head and "__host__" not in head):
+            return "device"
+        return "host-device" if "__device__" in head else None
+
+    def describe_function(self, body: Body) -> str:
+        """`__global__ function name` / `__device__ function name`, for messages."""
+        head = self.texts[body.head : body.open]
+        kind = "__global__" if "__global__" in head else "__device__"
+        return f"{kind} function {body.name}" if body.name else f"a {kind} function"
+
     def int_of(self, ks: tuple[int, ...] | list[int]) -> int | None:
         """The value of an expression that is one integer literal (in parentheses or not)."""
         toks = self.value_of(ks)

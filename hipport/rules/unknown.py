@@ -1,16 +1,19 @@
 """Unknown names: identifiers that look like CUDA API (cuda*, cu[A-Z]*, CU_*, cublas*, ...)
-but that the tables do not know and the project does not define (HIP004). CUDA's
-predefined macros (CUDA_VERSION, __CUDA_ARCH__, ...) that HIP does not define get a
-needs-human finding instead: an `#if` on them silently changes branch under HIP."""
+but that the tables do not know and the project does not define (HIP004). Names the gate
+facts know (nvcc's predefined macros, device functions HIP lacks: mappings/gate_facts.tsv)
+are reported by their hazards with the evidence (HIP112, HIP113), and code in an #if arm
+hipcc does not compile is skipped."""
 
 from __future__ import annotations
 
 import re
 
-from hipport.catalogue import NEEDS_HUMAN, UNKNOWN
-from hipport.findings import Finding, Severity, Use
+from hipport.catalogue import UNKNOWN
+from hipport.findings import Finding, Use
 from hipport.lexer import IDENTIFIER
+from hipport.rules.branches import branches
 from hipport.rules.context import Context, RuleResult
+from hipport.rules.gate_facts import gate_facts
 from hipport.rules.names import INCLUDE_GUARDS, PRESERVE
 from hipport.rules.tokens import is_member_or_qualified
 from hipport.tables import Resolution, Status
@@ -24,27 +27,13 @@ LOOKS_CUDA = re.compile(
     r"__(?:ballot|all|any|uni|match_any|match_all|reduce_\w+)_sync)\Z"
 )
 
-# CUDA's predefined macros and what HIP offers instead.
-CUDA_MACROS = {
-    "CUDA_VERSION": "HIP_VERSION (ROCm's version, not CUDA's), or test __HIP_PLATFORM_AMD__",
-    "CUDART_VERSION": "HIP_VERSION, or test __HIP_PLATFORM_AMD__",
-    "__CUDA_ARCH__": "__HIP_DEVICE_COMPILE__ for device-side code; the architecture macros "
-    "(__gfx90a__, ...) for a specific GPU",
-    "__CUDA_ARCH_LIST__": "__HIP_DEVICE_COMPILE__ / gfx architecture macros",
-    "__NVCC__": "__HIPCC__",
-    "__CUDACC_VER_MAJOR__": "HIP_VERSION_MAJOR",
-    "__CUDACC_VER_MINOR__": "HIP_VERSION_MINOR",
-    "__CUDACC_VER_BUILD__": "HIP_VERSION_PATCH",
-    "__CUDACC_RTC__": "__HIPCC_RTC__",
-    "__CUDA_API_VERSION": "HIP_VERSION",
-}
 _UNKNOWN = Resolution("", Status.UNKNOWN)
 
 
 class UnknownRule:
     name = "unknown"
 
-    codes = (UNKNOWN.code, NEEDS_HUMAN.code)
+    codes = (UNKNOWN.code,)
 
     def run(self, ctx: Context) -> RuleResult:
         findings: list[Finding] = []
@@ -53,7 +42,7 @@ class UnknownRule:
         opts = ctx.options
         known = ctx.defined | opts.project_names | ctx.user_declared
         directive_at = ctx.directive_at
-        seen_macro: set[str] = set()
+        dead = branches(ctx)
         # name -> whether it may be reported (the tests that depend on the name only),
         # decided once per distinct name of the file
         candidate: dict[str, bool] = {}
@@ -61,24 +50,6 @@ class UnknownRule:
             if tok.kind != IDENTIFIER:
                 continue
             name = tok.text
-            macro_hint = CUDA_MACROS.get(name)
-            if macro_hint is not None:
-                if name not in known and name not in seen_macro:
-                    seen_macro.add(name)
-                    finding = ctx.finding(
-                        NEEDS_HUMAN.code,
-                        tok.start,
-                        tok.end,
-                        f"{name} is defined by nvcc, not by HIP: code testing it takes a "
-                        f"different branch under HIP",
-                        api=name,
-                        hint=macro_hint,
-                    )
-                    if _guards_error(ctx, i):
-                        finding.severity = Severity.ERROR
-                        finding.message += "; an #error in this #if chain will fire"
-                    findings.append(finding)
-                continue
             ok = candidate.get(name)
             if ok is None:
                 ok = candidate[name] = _may_report(ctx, name, known)
@@ -89,6 +60,8 @@ class UnknownRule:
                 continue
             if is_member_or_qualified(tokens, i, ctx.directive_at):
                 continue
+            if dead.is_dead(tok.start):
+                continue  # in an #if arm hipcc does not compile
             uses.append(ctx.use(tok, Resolution(name, Status.UNKNOWN)))
             findings.append(
                 ctx.finding(
@@ -115,40 +88,8 @@ def _may_report(ctx: Context, name: str, known: frozenset[str]) -> bool:
         or name in opts.disabled_mappings
         or name in PRESERVE
         or name in INCLUDE_GUARDS
+        or name in gate_facts()  # reported by the gate with its evidence (HIP112, HIP113)
     )
-
-
-_OPENS = ("if", "ifdef", "ifndef")
-_ARMS = ("elif", "else", "elifdef", "elifndef")
-
-
-def _guards_error(ctx: Context, i: int) -> bool:
-    """tokens[i] sits in an #if/#elif condition whose chain holds an #error directly."""
-    d = ctx.directive_at.get(i)
-    if d is None or d.name not in _OPENS + _ARMS:
-        return False
-    dirs = ctx.directives
-    k = dirs.index(d)
-    # back to the chain's #if, then forward through its arms at depth 0
-    depth = 0
-    while k > 0 and not (dirs[k].name in _OPENS and depth == 0):
-        name = dirs[k].name
-        if name == "endif":
-            depth += 1
-        elif name in _OPENS:
-            depth -= 1
-        k -= 1
-    depth = 0
-    for other in dirs[k + 1 :]:
-        if other.name in _OPENS:
-            depth += 1
-        elif other.name == "endif":
-            if depth == 0:
-                return False
-            depth -= 1
-        elif other.name == "error" and depth == 0:
-            return True
-    return False
 
 
 RULE = UnknownRule()

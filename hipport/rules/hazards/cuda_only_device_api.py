@@ -1,0 +1,50 @@
+"""HIP112 cuda-only-device-api: device functions and attributes the target HIP lacks
+(versioned facts in mappings/gate_facts.tsv, with their evidence)."""
+
+from __future__ import annotations
+
+from hipport.catalogue import CUDA_ONLY_DEVICE_API as INFO
+from hipport.findings import Finding
+from hipport.lexer import IDENTIFIER, KEYWORD
+from hipport.rules.branches import branches
+from hipport.rules.code_index import CodeIndex
+from hipport.rules.gate_facts import GateFact, facts_of_kind, verdict
+from hipport.rules.hazards import HazardRule
+
+FACTS: dict[str, GateFact] = {**facts_of_kind("device-function"), **facts_of_kind("attribute")}
+
+
+def check(v: CodeIndex) -> list[Finding]:
+    ks = v.indices(FACTS, (IDENTIFIER, KEYWORD))
+    if not ks:
+        return []
+    ctx = v.ctx
+    own = ctx.defined | ctx.options.project_names | ctx.user_declared
+    dead = branches(ctx)
+    out: list[Finding] = []
+    for k in ks:
+        name = v.toks[k].text
+        if name in own or name in ctx.tables.by_cuda or v.is_member(k) or v.text(k - 1) == "::":
+            continue
+        if dead.is_dead(v.toks[k].start):
+            continue
+        fact = FACTS[name]
+        found = verdict(fact, ctx.target, ctx.tables.newest_rocm)
+        if found is None:
+            continue
+        severity, note = found
+        what = "attribute" if fact.kind == "attribute" else "device function"
+        finding = v.finding(
+            INFO,
+            k,
+            k,
+            f"{name} is a CUDA {what} HIP does not have; instead: {fact.instead}{note}",
+            api=name,
+            hint=fact.instead,
+        )
+        finding.severity = severity
+        out.append(finding)
+    return out
+
+
+RULE = HazardRule(INFO, check, frozenset(FACTS))

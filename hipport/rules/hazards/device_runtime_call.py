@@ -1,0 +1,55 @@
+"""HIP111 device-runtime-call: a CUDA runtime API call inside device code."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from hipport.catalogue import DEVICE_RUNTIME_CALL as INFO
+from hipport.catalogue import Severity
+from hipport.findings import Finding
+from hipport.rules.branches import branches
+from hipport.rules.code_index import CodeIndex
+from hipport.rules.hazards import HazardRule
+
+
+def check(v: CodeIndex) -> list[Finding]:
+    ctx = v.ctx
+    # the runtime calls the rename rule saw (its uses), not another pass over the tokens
+    calls = [u for u in ctx.earlier_uses if u.family == "runtime"]
+    if not calls or not v.bodies:
+        return []
+    dead = branches(ctx)
+    starts = [v.toks[b.open].start for b in v.bodies]
+    out: list[Finding] = []
+    for use in calls:
+        start = ctx.line_starts[use.location.line - 1] + use.location.column - 1
+        i = bisect_right(starts, start) - 1
+        if i < 0 or dead.is_dead(start):
+            continue
+        body = v.bodies[i]
+        kind = v.device_kind(body)
+        end = start + len(use.api)
+        if start >= v.toks[body.close].start or kind is None or not _is_call(ctx.source, end):
+            continue
+        finding = ctx.finding(
+            INFO.code,
+            start,
+            end,
+            f"{use.api}() called in {v.describe_function(body)}: HIP has no device runtime "
+            "(every hip* runtime function is host-only); do this on the host",
+            api=use.api,
+            hint=INFO.fix,
+        )
+        if kind != "device":
+            finding.severity = Severity.WARNING
+            finding.message += " (a __host__ __device__ function: breaks when compiled for the GPU)"
+        out.append(finding)
+    return out
+
+
+def _is_call(source: bytes, end: int) -> bool:
+    """The name ending at `end` is followed by `(` (spaces allowed)."""
+    return source[end : end + 64].lstrip()[:1] == b"("
+
+
+RULE = HazardRule(INFO, check, frozenset({"{"}))

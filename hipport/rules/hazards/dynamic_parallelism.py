@@ -1,0 +1,42 @@
+"""HIP110 dynamic-parallelism: a `<<<...>>>` kernel launch inside device code."""
+
+from __future__ import annotations
+
+from hipport.catalogue import DYNAMIC_PARALLELISM as INFO
+from hipport.catalogue import Severity
+from hipport.findings import Finding
+from hipport.lexer import PUNCTUATION
+from hipport.rules.branches import branches
+from hipport.rules.code_index import CodeIndex
+from hipport.rules.hazards import HazardRule
+from hipport.rules.tokens import is_launch_open
+
+
+def check(v: CodeIndex) -> list[Finding]:
+    out: list[Finding] = []
+    dead = branches(v.ctx)
+    for k in v.indices(("<<",), (PUNCTUATION,)):
+        if k == 0 or not is_launch_open(v.toks, k) or dead.is_dead(v.toks[k].start):
+            continue
+        body = v.body_at(k)
+        kind = v.device_kind(body) if body is not None else None
+        if kind is None or body is None:
+            continue
+        kernel = v.toks[k - 1].text
+        finding = v.finding(
+            INFO,
+            k - 1,
+            k + 1,
+            f"kernel launch {kernel}<<<...>>> inside {v.describe_function(body)}: HIP has no "
+            "dynamic parallelism (no device-side launch); launch it from the host",
+            api=f"{kernel}<<<>>>",
+            hint=INFO.fix,
+        )
+        if kind != "device":
+            finding.severity = Severity.WARNING
+            finding.message += " (a __host__ __device__ function: breaks when compiled for the GPU)"
+        out.append(finding)
+    return out
+
+
+RULE = HazardRule(INFO, check, frozenset({"<<", "{"}))

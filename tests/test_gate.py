@@ -1,0 +1,304 @@
+"""The gate rules (HIP110-HIP115): each fires on CUDA that does not build (or changes
+meaning) under HIP and stays silent on the near miss; their facts are reviewed data whose
+evidence the real HIP compiler confirms; and the program's own names are never unknown."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hipport.catalogue import RULES, Severity
+from hipport.engine import defined_names, translate_source
+from hipport.rules.gate_facts import gate_facts
+from hipport.target import Target
+
+from .conftest import ROOT, SHARED_DATA
+
+HEAD = "#include <cuda_runtime.h>\n"
+R52 = Target(rocm="5.2")
+
+
+def found(source: str, target: Target = R52, path: str = "a.cu") -> list[tuple[str, str, int]]:
+    """(code, severity, line) of every finding."""
+    result = translate_source(source.encode(), path, target)
+    return [(f.code, f.severity.value, f.location.line) for f in result.findings]
+
+
+def codes(source: str, target: Target = R52) -> set[str]:
+    return {c for c, _, _ in found(source, target)}
+
+
+# (code, firing source, the severity it fires at, a near miss that must stay silent)
+PAIRS = [
+    (
+        "HIP110",
+        "__global__ void child(int *p) {}\n__global__ void parent(int *p) {\n"
+        "  child<<<1, 32>>>(p);\n}\n",
+        "error",
+        "__global__ void child(int *p) {}\nvoid host(int *p) {\n  child<<<1, 32>>>(p);\n}\n",
+    ),
+    (
+        "HIP110",
+        "__global__ void c(int *p) {}\n__device__ void d(int *p) { c<<<1, 1>>>(p); }\n",
+        "error",
+        "__global__ void c(int *p) {}\n__global__ void k(int *p) {\n"
+        "#if __CUDA_ARCH__ >= 350\n  c<<<1, 1>>>(p);\n#endif\n}\n",
+    ),
+    (
+        "HIP111",
+        "__global__ void k(float *x) {\n  float *t;\n  cudaMalloc(&t, 4);\n"
+        "  cudaDeviceSynchronize();\n}\n",
+        "error",
+        "__global__ void k(float *x) { x[0] = 1.f; }\n"
+        "int main() { float *t; cudaMalloc(&t, 4); cudaDeviceSynchronize(); }\n",
+    ),
+    (
+        "HIP111",
+        "__device__ int f() { cudaStream_t s;\n"
+        "  return cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking); }\n",
+        "error",
+        "__device__ int f(cudaStream_t s) { return s != 0; }\n",
+    ),
+    (
+        "HIP112",
+        "__global__ void k(unsigned *c) { atomicInc_system(c, 10u); }\n",
+        "error",
+        "__global__ void k(unsigned *c) { atomicInc(c, 10u); }\n",
+    ),
+    (
+        "HIP112",
+        "__global__ void k(const __grid_constant__ int n, int *o) { o[0] = n; }\n",
+        "error",
+        "__global__ void k(const int n, int *o) { o[0] = n; }\n",
+    ),
+    (
+        "HIP112",
+        "__device__ void w() { __nanosleep(100); __syncwarp(); }\n",
+        "error",
+        "// the program's own shim\n__device__ void __nanosleep(unsigned ns) {}\n"
+        "__device__ void w() { __nanosleep(100); }\n",
+    ),
+    (
+        "HIP113",
+        "#if CUDART_VERSION >= 11000\nint v = 1;\n#else\nint v = 2;\n#endif\n",
+        "warning",
+        "#if CUDART_VERSION >= 99000\nint v = 1;\n#endif\n",
+    ),
+    (
+        "HIP113",
+        "#if !defined(CUDA_VERSION) || CUDA_VERSION < 11000\n#error needs CUDA 11\n#endif\n",
+        "error",
+        "#if !defined(__HIPCC__) && CUDA_VERSION < 11000\n#error needs CUDA 11\n#endif\n",
+    ),
+    (
+        "HIP113",
+        '#include <cstdio>\nint main() { printf("%d\\n", CUDART_VERSION); }\n',
+        "error",
+        "#include <cstdio>\n#define CUDART_VERSION 12000  // the program's own\n"
+        'int main() { printf("%d\\n", CUDART_VERSION); }\n',
+    ),
+    (
+        "HIP114",
+        "__host__ __device__ void operator+=(float3 &a, float3 b) { a.x += b.x; }\n",
+        "warning",
+        "__host__ __device__ void operator*=(float3 &a, float s) { a.x *= s; }\n",
+    ),
+    (
+        "HIP114",
+        "__host__ __device__ void operator-=(int2 &a, const int2 &b) { a.x -= b.x; }\n"
+        "__global__ void k(int2 *p) { int2 acc = p[0]; acc -= p[1]; p[0] = acc; }\n",
+        "error",
+        "__host__ __device__ int2 operator-(int2 a, int2 b) { return a; }\n"
+        "__global__ void k(int2 *p) { int2 acc = p[0]; p[0] = acc - p[1]; }\n",
+    ),
+    (
+        "HIP115",
+        "void f(cudaStream_t s, cudaEvent_t e) { cudaStreamWaitEvent(s, e); }\n",
+        "error",
+        "void f(cudaStream_t s, cudaEvent_t e) { cudaStreamWaitEvent(s, e, 0); }\n",
+    ),
+    (
+        "HIP115",
+        "void f(cudaGraph_t g) { cudaGraphExec_t x; cudaGraphInstantiate(&x, g); }\n",
+        "error",
+        "void f(cudaGraph_t g) { cudaGraphExec_t x; cudaGraphInstantiate(&x, g, 0); }\n",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", PAIRS, ids=[f"{c[0]}-{i}" for i, c in enumerate(PAIRS)])
+def test_fires_and_stays_silent(case) -> None:
+    code, firing, severity, silent = case
+    got = [(c, s) for c, s, _ in found(HEAD + firing) if c == code]
+    assert got and all(s == severity for _, s in got), found(HEAD + firing)
+    assert code not in codes(HEAD + silent), found(HEAD + silent)
+
+
+def test_every_code_registered_with_docs_and_pairs() -> None:
+    codes_ = tuple(f"HIP11{i}" for i in range(6))
+    for code in codes_:
+        assert RULES[code].module.startswith("rules.hazards."), code
+        info = RULES[code]
+        assert info.name and info.summary and info.why and info.example and info.fix
+        assert {c for c, *_ in PAIRS} >= {code}
+        # the documented example fires
+        assert code in codes(HEAD + info.example), code
+
+
+def test_newer_rocm_without_evidence_is_a_warning() -> None:
+    src = HEAD + "__global__ void k(unsigned *c) { atomicInc_system(c, 10u); }\n"
+    assert ("HIP112", "error") in {(c, s) for c, s, _ in found(src, R52)}
+    newer = {(c, s) for c, s, _ in found(src, Target(rocm="6.2"))}
+    assert ("HIP112", "warning") in newer and ("HIP112", "error") not in newer
+
+
+def test_branch_message_names_the_arm_hip_compiles() -> None:
+    src = HEAD + "#if CUDART_VERSION >= 11000\nint v = 1;\n#else\nint v = 2;\n#endif\n"
+    result = translate_source(src.encode(), "a.cu", R52)
+    (msg,) = [f.message for f in result.findings if f.code == "HIP113"]
+    assert "false under HIP" in msg and "#else arm at line 4" in msg and "lines 3-3 are dead" in msg
+
+
+def test_code_hip_does_not_compile_is_not_an_error() -> None:
+    src = HEAD + (
+        "__global__ void k(int *p) {\n#ifdef __CUDA_ARCH__\n  atomicAdd_block(p, 1);\n"
+        "  cudaDeviceSynchronize();\n  cudaFrobnicate();\n#endif\n}\n"
+    )
+    errors = {c for c, s, _ in found(src) if s == "error"}
+    assert not errors & {"HIP111", "HIP112", "HIP004"}, found(src)
+
+
+# --- the program's own names ----------------------------------------------------------
+
+OWN = """
+#ifdef USE_CUDA_GRAPHS
+#endif
+#if defined(CUDA_FAST_PATH) && CUDART_VERSION > 9000
+#endif
+static int cuda_lo = 0, cuda_hi = 1;
+struct Buffer { int cuda_a, cuda_b; float *cuda_p; } cuda_s, *cuda_sp;
+Buffer *cuda_in_buf, *cuda_out_buf;
+typedef struct { int x; } cudaThing_t;
+typedef void (*cudaCallback_fn)(int);
+enum Colour { CUDA_RED, CUDA_GREEN = 2 };
+template <typename cudaT, int CUDA_N>
+void f(cudaT cuda_param, const float3 &cuda_v, int cuda_w) {
+  int cuda_i = cuda_w * 2, cuda_j;
+  for (int cuda_k = 0, cuda_m = 1; cuda_k < CUDA_N; ++cuda_k) cuda_j = cuda_m;
+}
+"""
+OWN_NAMES = {
+    "USE_CUDA_GRAPHS",
+    "CUDA_FAST_PATH",
+    "cuda_lo",
+    "cuda_hi",
+    "cuda_a",
+    "cuda_b",
+    "cuda_p",
+    "cuda_s",
+    "cuda_sp",
+    "cuda_in_buf",
+    "cuda_out_buf",
+    "cudaThing_t",
+    "cudaCallback_fn",
+    "CUDA_RED",
+    "CUDA_GREEN",
+    "cudaT",
+    "CUDA_N",
+    "cuda_param",
+    "cuda_v",
+    "cuda_w",
+    "cuda_i",
+    "cuda_j",
+    "cuda_k",
+    "cuda_m",
+}
+
+
+def test_every_declarator_parameter_member_and_macro_is_the_programs() -> None:
+    names = defined_names(OWN.encode(), "a.cu")
+    assert OWN_NAMES <= names, sorted(OWN_NAMES - names)
+    assert "CUDART_VERSION" not in names  # nvcc's, not the program's
+
+
+def test_own_names_are_never_unknown_but_real_unknowns_are() -> None:
+    src = HEAD + OWN + "void g() { cudaFrobnicate(cuda_hi, cuda_out_buf); }\n"
+    unknown = [
+        f.api for f in translate_source(src.encode(), "a.cu", R52).findings if f.code == "HIP004"
+    ]
+    assert unknown == ["cudaFrobnicate"]
+
+
+def test_texture_as_a_plain_identifier_is_not_the_template() -> None:
+    src = HEAD + (
+        "typedef unsigned GLuint;\nvoid glBindTexture(int, GLuint);\n"
+        "void bind(GLuint texture) { glBindTexture(3, texture); if (texture < 3) {} }\n"
+    )
+    assert not codes(src) & {"HIP105", "HIP004"}, found(src)
+
+
+# --- the facts and their evidence ---------------------------------------------------------
+
+
+def test_facts_are_generated_from_the_reviewed_file(tmp_path: Path) -> None:
+    if not SHARED_DATA.is_dir():
+        pytest.skip("../shared/data is not here")
+    from tools.build_gate_facts import build
+
+    build(SHARED_DATA, tmp_path)
+    for name in ("gate_facts.tsv", "cuda_headers.tsv"):
+        assert (tmp_path / name).read_bytes() == (ROOT / "mappings" / name).read_bytes(), name
+
+
+needs_hipcc = pytest.mark.skipif(
+    shutil.which("hipcc") is None and not os.environ.get("CI"), reason="hipcc is not installed"
+)
+
+
+@needs_hipcc
+def test_hip_52_lacks_every_device_fact(tmp_path: Path) -> None:
+    """Each device function and attribute listed as absent in HIP 5.2 is rejected by
+    Debian's HIP 5.2 compiler, and the control (a function HIP has) is accepted."""
+    facts = [f for f in gate_facts().values() if f.kind in ("device-function", "attribute")]
+    facts = [f for f in facts if str(f.checked_absent_in) == "5.2" and f.hip_added is None]
+    lines = ["#include <hip/hip_runtime.h>"]
+    for i, f in enumerate(facts):
+        if f.kind == "attribute":
+            lines.append(f"__device__ int {f.cuda} v{i};")
+        else:
+            lines.append(f"__device__ void u{i}(int *p) {{ (void){f.cuda}; }}")
+    lines.append("__device__ void control(int *p) { atomicAdd(p, 1); }")
+    src = tmp_path / "probe.hip"
+    src.write_text("\n".join(lines) + "\n")
+    cmd = ["hipcc", "-x", "hip", "--offload-arch=gfx90a", "-fsyntax-only", "-nogpulib"]
+    cmd += ["-ferror-limit=0", str(src)]
+    env = {**os.environ, "HIP_PLATFORM": "amd"}
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+    bad_lines = {
+        int(line.split(":")[1])
+        for line in proc.stderr.splitlines()
+        if line.startswith(str(src)) and ": error:" in line
+    }
+    missing = [f.cuda for i, f in enumerate(facts) if i + 2 not in bad_lines]
+    assert not missing, f"HIP 5.2 accepts these (the facts are wrong): {missing}"
+    assert len(lines) not in bad_lines, proc.stderr  # the control compiles
+
+
+def test_default_argument_facts_name_their_arities() -> None:
+    rows = [f for f in gate_facts().values() if f.kind == "default-argument"]
+    assert {f.cuda for f in rows} >= {"cudaStreamWaitEvent", "cudaGraphInstantiate"}
+    for f in rows:
+        assert (
+            f.failing_arg_counts and f.hip_min_args and max(f.failing_arg_counts) < f.hip_min_args
+        )
+        assert f.evidence and f.instead
+
+
+def test_severity_defaults() -> None:
+    assert RULES["HIP113"].severity is Severity.WARNING
+    assert RULES["HIP114"].severity is Severity.WARNING
+    assert all(RULES[c].severity is Severity.ERROR for c in ("HIP110", "HIP111", "HIP112"))
