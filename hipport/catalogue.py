@@ -185,7 +185,13 @@ UNMAPPED_INCLUDE = RuleInfo(
     Severity.WARNING,
     "A CUDA header with no HIP counterpart.",
     "The include is left as it is, so the file will not build with HIP until the header "
-    "(and what the code uses from it) is replaced.",
+    "(and what the code uses from it) is replaced. A header is known to be NVIDIA's from "
+    "the toolkit's header list (mappings/cuda_headers.tsv: cuda/barrier, cuda_awbarrier.h, "
+    "cuda_pipeline.h, the platform-only cudla.h, ...) or from its name (cuda*, cu[A-Z]*, "
+    "cub/, nvtx3/ ...); thrust/ headers are not reported (rocThrust keeps their paths). An "
+    "<angle> include outside any #if (the include guard aside) is an error: the HIP build "
+    'stops there. A "quoted" include of such a name stays a warning, because the compiler '
+    "looks beside the file first and the project may ship a header of that name.",
     "#include <cuda_awbarrier.h>",
     "Remove the include and port the code that needs it, or guard it with "
     "#ifdef __HIP_PLATFORM_NVIDIA__.",

@@ -302,3 +302,17 @@ def test_severity_defaults() -> None:
     assert RULES["HIP113"].severity is Severity.WARNING
     assert RULES["HIP114"].severity is Severity.WARNING
     assert all(RULES[c].severity is Severity.ERROR for c in ("HIP110", "HIP111", "HIP112"))
+
+
+# --- CUDA headers with no HIP counterpart (HIP012, from mappings/cuda_headers.tsv) --------
+
+
+def test_toolkit_headers_without_counterpart() -> None:
+    src = HEAD + (
+        "#include <cuda_pipeline.h>\n"  # in NVIDIA's list, not in the include map: error
+        '#include "cuda_awbarrier.h"\n'  # quoted: the project may ship one: warning
+        "#include <thrust/device_vector.h>\n"  # rocThrust keeps the path: silent
+        "#ifdef USE_DLA\n#include <cudla.h>\n#endif\n"  # conditional: warning
+    )
+    got = {(line, s) for c, s, line in found(src) if c == "HIP012"}
+    assert got == {(2, "error"), (3, "warning"), (6, "warning")}, got

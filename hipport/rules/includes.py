@@ -12,6 +12,7 @@ from hipport.edits import Edit
 from hipport.findings import Finding, Severity
 from hipport.lexer import COMMENT, IDENTIFIER, PUNCTUATION
 from hipport.rules.context import Context, RuleResult
+from hipport.rules.gate_facts import cuda_header_kinds
 from hipport.rules.tokens import INCLUDE_DIRECTIVES, Directive, include_spelling, is_launch_open
 
 RUNTIME_HEADER = "hip/hip_runtime.h"
@@ -47,6 +48,9 @@ _CUDA_LOOKING = re.compile(
 )
 
 _CONDITIONALS = {"if", "ifdef", "ifndef"}
+# NVIDIA header kinds (mappings/cuda_headers.tsv) whose paths ROCm keeps: rocThrust ships
+# thrust/... under the same names.
+_KEPT_BY_ROCM = frozenset({"thrust"})
 
 
 @dataclass(frozen=True)
@@ -131,7 +135,24 @@ class IncludesRule:
                 return renamed
         mapping = ctx.tables.includes.get(inc.header)
         if mapping is None:
-            if not inc.quoted and _CUDA_LOOKING.match(inc.header):
+            kind = cuda_header_kinds().get(inc.header)
+            if kind in _KEPT_BY_ROCM:
+                return None
+            if inc.quoted and kind is not None:
+                # "name.h" is searched beside the file first: the project may ship its own
+                findings.append(
+                    ctx.finding(
+                        UNMAPPED_INCLUDE.code,
+                        inc.start,
+                        inc.end,
+                        f'"{inc.header}" is the name of a CUDA header ({kind}) with no HIP '
+                        "counterpart: the HIP build stops here unless the project ships a "
+                        "header of that name",
+                        api=inc.header,
+                    )
+                )
+            elif not inc.quoted and (kind is not None or _CUDA_LOOKING.match(inc.header)):
+                what = f"a CUDA header ({kind})" if kind else "a CUDA header"
                 findings.append(
                     _unmapped(
                         ctx,
@@ -140,7 +161,7 @@ class IncludesRule:
                             UNMAPPED_INCLUDE.code,
                             inc.start,
                             inc.end,
-                            f"<{inc.header}> is a CUDA header hipport has no HIP counterpart for",
+                            f"<{inc.header}> is {what} hipport has no HIP counterpart for",
                             api=inc.header,
                         ),
                     )
