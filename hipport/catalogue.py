@@ -372,8 +372,10 @@ COOPERATIVE_GROUPS_UNSUPPORTED = RuleInfo(
     "A cooperative-groups feature that HIP does not provide.",
     "HIP's cooperative groups (hip/hip_cooperative_groups.h) cover thread_block, "
     "grid_group, multi_grid_group, coalesced_group, thread_block_tile<N> and "
-    "tiled_partition with shfl*/sync/size/thread_rank/group_index/thread_index. Checked "
-    "against the HIP 5.2 headers, it lacks: thread block clusters (this_cluster, "
+    "tiled_partition with shfl*/sync/size/thread_rank/group_index/thread_index. HIP 5.2's "
+    "headers lack (mappings/cooperative_groups.tsv lists each with the newest release "
+    "known to lack it and the first known to have it, so the check follows the target as "
+    "the evidence grows): thread block clusters (this_cluster, "
     "cluster_group: Hopper hardware); cg::memcpy_async / cg::wait / cg::wait_prior and "
     "<cooperative_groups/memcpy_async.h>; cg::reduce, cg::inclusive_scan, "
     "cg::exclusive_scan with cg::plus/less/greater/bit_* and <cooperative_groups/reduce.h>, "
@@ -407,18 +409,19 @@ DEVICE_PROP_FIELD = RuleInfo(
     Severity.ERROR,
     "A cudaDeviceProp field that hipDeviceProp_t does not have.",
     "hipify renames cudaDeviceProp to hipDeviceProp_t and cudaGetDeviceProperties to "
-    "hipGetDeviceProperties, but the two structs are not the same: CUDA 13's cudaDeviceProp "
-    "has fields that HIP 5.2's hipDeviceProp_t (the header this list was taken from) does "
-    "not, so `prop.asyncEngineCount` stops compiling after the port. ROCm 6.0 reworked "
-    "hipDeviceProp_t and added many of them, so with a newer ROCm some of these compile, "
-    "but their values on AMD may still be zero or approximations. An error for targets "
-    "before ROCm 6.0 (the field does not exist, so the port does not compile); a warning "
-    "for ROCm 6.0 and newer, where the list (from HIP 5.2) may be stale. Fires on "
-    ".field / ->field "
-    "accesses of the listed names in files that mention cudaDeviceProp or hipDeviceProp_t.",
+    "hipGetDeviceProperties, but the two structs are not the same, and which CUDA fields "
+    "hipDeviceProp_t lacks depends on the ROCm release: HIP 5.2 lacks asyncEngineCount, "
+    "uuid, luid and 50-odd more; ROCm 6.0 reworked the struct and added most of them; "
+    "mpsEnabled, the NUMA and the PCI device fields are still missing in ROCm 7.2. "
+    "hipport checks the field list of the target's release (mappings/, from HIP 5.2's "
+    "header and ROCm 6.2-7.2's hip-python): an error when that release, or the next one "
+    "hipport has a list for, lacks the field (the port does not compile); a warning when "
+    "only an earlier release's list lacks it and hipport has none for the target's own "
+    "(ROCm 6.0/6.1, or newer than the last list). Fires on .field / ->field accesses of "
+    "the listed names in files that mention cudaDeviceProp or hipDeviceProp_t.",
     "cudaDeviceProp prop;\n"
     "cudaGetDeviceProperties(&prop, 0);\n"
-    'printf("copy engines: %d\\n", prop.asyncEngineCount);',
+    'printf("MPS: %d\\n", prop.mpsEnabled);',
     "Query the value with hipDeviceGetAttribute(&value, hipDeviceAttribute..., device) "
     "where HIP has an attribute (the finding names it), use the HIP field where it is "
     "spelled differently (sharedMemPerMultiprocessor -> maxSharedMemoryPerMultiProcessor), "

@@ -6,8 +6,9 @@ edits only argument bytes it understands, so comments, prose in strings, line en
 whitespace survive untouched. What has no clear HIP meaning is reported (HIP301, HIP302)
 instead of guessed.
 
-The tables below are small and CMake-specific; they sit here rather than in mappings/
-because they describe CMake's vocabulary, not CUDA API names.
+What it renames or reports (CMAKE_CUDA_* variables, CUDA_* properties, CUDA::<lib>
+imported targets, FindCUDA's variables and commands, nvcc-only options) is data in
+mappings/cmake.tsv (see mappings/README.md), read through hipport.facts.
 """
 
 from __future__ import annotations
@@ -18,72 +19,11 @@ from dataclasses import dataclass, field
 
 from hipport.catalogue import ARCHITECTURE, UNTRANSLATABLE
 from hipport.edits import Edit, apply
+from hipport.facts import cmake_vocabulary
 from hipport.findings import Finding, Location, RuleInfo
 
-ARCH_SUGGESTION = "gfx90a;gfx942"
-HIP_MIN_CMAKE = (3, 21)
-
-# Variables with a HIP twin: renamed everywhere they are named or dereferenced.
-VARIABLES: dict[str, str] = {
-    "CMAKE_CUDA_ARCHITECTURES": "CMAKE_HIP_ARCHITECTURES",
-    "CMAKE_CUDA_STANDARD": "CMAKE_HIP_STANDARD",
-    "CMAKE_CUDA_STANDARD_REQUIRED": "CMAKE_HIP_STANDARD_REQUIRED",
-    "CMAKE_CUDA_EXTENSIONS": "CMAKE_HIP_EXTENSIONS",
-    "CMAKE_CUDA_VISIBILITY_PRESET": "CMAKE_HIP_VISIBILITY_PRESET",
-    "CMAKE_CUDA_FLAGS": "CMAKE_HIP_FLAGS",
-    "CMAKE_CUDA_FLAGS_DEBUG": "CMAKE_HIP_FLAGS_DEBUG",
-    "CMAKE_CUDA_FLAGS_RELEASE": "CMAKE_HIP_FLAGS_RELEASE",
-    "CMAKE_CUDA_FLAGS_RELWITHDEBINFO": "CMAKE_HIP_FLAGS_RELWITHDEBINFO",
-    "CMAKE_CUDA_FLAGS_MINSIZEREL": "CMAKE_HIP_FLAGS_MINSIZEREL",
-}
-FLAG_VARIABLES = {name for name in VARIABLES if name.startswith("CMAKE_CUDA_FLAGS")}
-
-# Variables reported, with why there is no rename.
-VARIABLE_HINTS: dict[str, str] = {
-    "CMAKE_CUDA_COMPILER": "it holds an nvcc path; CMAKE_HIP_COMPILER must be ROCm's clang++",
-    "CMAKE_CUDA_HOST_COMPILER": "HIP has no separate host compiler: clang compiles both sides",
-    "CMAKE_CUDA_COMPILER_ID": "the HIP compiler id is Clang, not NVIDIA",
-    "CMAKE_CUDA_COMPILER_VERSION": "it is an nvcc version; HIP's compiler is versioned by ROCm",
-    "CMAKE_CUDA_SEPARABLE_COMPILATION": "HIP has no such switch: use -fgpu-rdc to compile and link",
-    "CMAKE_CUDA_RESOLVE_DEVICE_SYMBOLS": "device linking is done by -fgpu-rdc at link time in HIP",
-    "CMAKE_CUDA_RUNTIME_LIBRARY": "the HIP runtime (amdhip64) is always linked as a shared library",
-}
-LEGACY_VARIABLES = {
-    "CUDA_FOUND",
-    "CUDA_VERSION",
-    "CUDA_VERSION_STRING",
-    "CUDA_TOOLKIT_ROOT_DIR",
-    "CUDA_INCLUDE_DIRS",
-    "CUDA_LIBRARIES",
-    "CUDA_NVCC_FLAGS",
-    "CUDA_NVCC_EXECUTABLE",
-    "CUDA_HOST_COMPILER",
-    "CUDA_PROPAGATE_HOST_FLAGS",
-    "CUDA_SEPARABLE_COMPILATION",
-    "CUDA_CUBLAS_LIBRARIES",
-    "CUDA_CUFFT_LIBRARIES",
-    "CUDA_curand_LIBRARY",
-    "CUDA_cusparse_LIBRARY",
-    "CUDA_cusolver_LIBRARY",
-}
-
-# Target/source properties with a HIP twin, and those reported.
-PROPERTIES: dict[str, str] = {
-    "CUDA_ARCHITECTURES": "HIP_ARCHITECTURES",
-    "CUDA_STANDARD": "HIP_STANDARD",
-    "CUDA_STANDARD_REQUIRED": "HIP_STANDARD_REQUIRED",
-    "CUDA_EXTENSIONS": "HIP_EXTENSIONS",
-    "CUDA_VISIBILITY_PRESET": "HIP_VISIBILITY_PRESET",
-}
-PROPERTY_HINTS: dict[str, str] = {
-    "CUDA_SEPARABLE_COMPILATION": "use -fgpu-rdc in the target's HIP compile and link options",
-    "CUDA_RESOLVE_DEVICE_SYMBOLS": "device symbols are resolved by linking with -fgpu-rdc",
-    "CUDA_RUNTIME_LIBRARY": "the HIP runtime is always linked as a shared library",
-    "CUDA_PTX_COMPILATION": "HIP has no PTX; use --offload-device-only or hipRTC",
-    "CUDA_CUBIN_COMPILATION": "HIP has no cubin; code objects come from --offload-device-only",
-    "CUDA_FATBIN_COMPILATION": "HIP has no fatbin property; clang bundles code objects itself",
-    "CUDA_OPTIX_COMPILATION": "OptiX has no HIP counterpart (HIP RT is a different API)",
-}
+# The CMake vocabulary (variables, properties, imported targets, FindCUDA's commands, nvcc
+# options) is data: mappings/cmake.tsv, read through hipport.facts.cmake_vocabulary().
 PROPERTY_COMMANDS = {
     "set_target_properties",
     "set_property",
@@ -92,70 +32,6 @@ PROPERTY_COMMANDS = {
     "set_source_files_properties",
     "get_source_file_property",
 }
-
-# CUDA::<lib> imported targets: HIP target and the package that defines it (None: `hip`).
-LINK_TARGETS: dict[str, tuple[str, str | None]] = {
-    "CUDA::cudart": ("hip::host", None),
-    "CUDA::cudart_static": ("hip::host", None),
-    "CUDA::cuda_driver": ("hip::host", None),
-    "CUDA::cublas": ("roc::hipblas", "hipblas"),
-    "CUDA::curand": ("hip::hiprand", "hiprand"),
-    "CUDA::cufft": ("hip::hipfft", "hipfft"),
-    "CUDA::cusparse": ("roc::hipsparse", "hipsparse"),
-    "CUDA::cusolver": ("roc::hipsolver", "hipsolver"),
-    "CUDA::nvrtc": ("hiprtc::hiprtc", "hiprtc"),
-}
-LINK_HINTS: dict[str, str] = {
-    "CUDA::nvToolsExt": "ROCm's markers are roctx (roctracer or rocprofiler-sdk-roctx)",
-    "CUDA::nvtx3": "ROCm's markers are roctx (roctracer or rocprofiler-sdk-roctx)",
-    "CUDA::cupti": "ROCm's profiling interface is rocprofiler-sdk, a different API",
-    "CUDA::nvml": "ROCm's management library is rocm_smi64 from rocm-smi-lib",
-    "CUDA::cublasLt": "hipBLASLt is a separate package (roc::hipblaslt from hipblaslt)",
-}
-
-LEGACY_COMMANDS = {
-    "cuda_add_executable",
-    "cuda_add_library",
-    "cuda_add_cublas_to_target",
-    "cuda_add_cufft_to_target",
-    "cuda_build_clean_target",
-    "cuda_compile",
-    "cuda_compile_ptx",
-    "cuda_compile_fatbin",
-    "cuda_compile_cubin",
-    "cuda_compute_separable_compilation_object_file_name",
-    "cuda_include_directories",
-    "cuda_link_separable_compilation_objects",
-    "cuda_select_nvcc_arch_flags",
-    "cuda_wrap_srcs",
-}
-
-# nvcc options that clang rejects or reads differently, looked for in CMAKE_CUDA_FLAGS*.
-NVCC_ONLY_FLAGS = (
-    "--use_fast_math",
-    "-use_fast_math",
-    "--expt-relaxed-constexpr",
-    "--expt-extended-lambda",
-    "--extended-lambda",
-    "-Xcompiler",
-    "--compiler-options",
-    "-Xptxas",
-    "--ptxas-options",
-    "-Xcudafe",
-    "-lineinfo",
-    "--generate-line-info",
-    "-rdc",
-    "--relocatable-device-code",
-    "-gencode",
-    "--generate-code",
-    "-arch",
-    "--gpu-architecture",
-    "-maxrregcount",
-    "--maxrregcount",
-    "--default-stream",
-    "-ccbin",
-    "--diag-suppress",
-)
 
 _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _VAR_REF = re.compile(rb"\$(?:CACHE)?\{([A-Za-z0-9_]+)\}")
@@ -450,7 +326,7 @@ def _minimum_version(ctx: _Context) -> None:
             continue
         version = command.args[1]
         numbers = re.match(rb"(\d+)\.(\d+)", version.value)
-        if numbers and (int(numbers[1]), int(numbers[2])) < HIP_MIN_CMAKE:
+        if numbers and (int(numbers[1]), int(numbers[2])) < cmake_vocabulary().hip_min_cmake:
             ctx.report(
                 UNTRANSLATABLE,
                 version.start,
@@ -485,18 +361,18 @@ def _variables(ctx: _Context) -> None:
                 start = arg.value_start + ref.start(1)
                 if _CUDA_VARIABLE.fullmatch(name):
                     _variable(ctx, name, start, start + len(name))
-                elif name in LEGACY_VARIABLES:
+                elif name in cmake_vocabulary().legacy_variables:
                     _report_variable(ctx, name, start, start + len(name))
         _architecture_values(ctx, command)
         _nvcc_flags(ctx, command)
 
 
 def _legacy_name(value: bytes) -> bool:
-    return _text(value) in LEGACY_VARIABLES
+    return _text(value) in cmake_vocabulary().legacy_variables
 
 
 def _variable(ctx: _Context, name: bytes, start: int, end: int) -> None:
-    hip = VARIABLES.get(_text(name))
+    hip = cmake_vocabulary().variables.get(_text(name))
     if hip is not None:
         ctx.replace(start, end, hip.encode(), "cmake-variable")
     else:
@@ -508,11 +384,11 @@ def _report_variable(ctx: _Context, name: bytes, start: int, end: int) -> None:
     if text.startswith("CUDAToolkit_"):
         why = "find_package(CUDAToolkit) becomes find_package(hip), which does not set it"
         hint = "use hip_* results (hip_FOUND, hip_VERSION) or drop the check"
-    elif text in LEGACY_VARIABLES:
+    elif text in cmake_vocabulary().legacy_variables:
         why = "it belongs to the legacy FindCUDA module"
         hint = "port to CMake's HIP language and imported targets"
     else:
-        why = VARIABLE_HINTS.get(text, "CMake has no HIP twin for it")
+        why = cmake_vocabulary().variable_hints.get(text, "CMake has no HIP twin for it")
         hint = "decide the HIP equivalent by hand"
     ctx.report(UNTRANSLATABLE, start, end, f"{text} not translated: {why}", api=text, hint=hint)
 
@@ -558,21 +434,24 @@ def _check_architectures(ctx: _Context, values: list[Arg]) -> None:
         start,
         end,
         f"CUDA architecture {shown!r} kept as a HIP architecture: AMD GPUs need gfx targets, "
-        f"e.g. {ARCH_SUGGESTION}",
-        hint=f"set it to AMD targets such as {ARCH_SUGGESTION}",
+        f"e.g. {cmake_vocabulary().architecture_suggestion}",
+        hint=f"set it to AMD targets such as {cmake_vocabulary().architecture_suggestion}",
     )
 
 
 def _nvcc_flags(ctx: _Context, command: Command) -> None:
     name, values = _set_values(command)
-    if _text(name) not in FLAG_VARIABLES:
+    if _text(name) not in cmake_vocabulary().flag_variables:
         return
     for arg in values:
         if arg.kind == "bracket":
             continue
         for word in re.split(rb"[\s;]+", arg.value):
             flag = _text(word)
-            if any(flag == f or flag.startswith((f + "=", f + " ")) for f in NVCC_ONLY_FLAGS):
+            if any(
+                flag == f or flag.startswith((f + "=", f + " "))
+                for f in cmake_vocabulary().nvcc_flags
+            ):
                 ctx.report(
                     UNTRANSLATABLE,
                     arg.start,
@@ -585,25 +464,31 @@ def _nvcc_flags(ctx: _Context, command: Command) -> None:
 
 def _properties(ctx: _Context) -> None:
     """CUDA_* target properties with a HIP twin are renamed; LANGUAGE CUDA becomes HIP."""
+    vocab = cmake_vocabulary()
     for command in ctx.commands:
         if command.name not in PROPERTY_COMMANDS:
             continue
         args = command.args
         for index, arg in enumerate(args):
             name = _text(arg.value) if arg.kind != "bracket" else ""
-            if name in PROPERTIES:
+            if name in vocab.properties:
                 end = arg.value_start + len(arg.value)
-                ctx.replace(arg.value_start, end, PROPERTIES[name].encode(), "cmake-property")
+                ctx.replace(
+                    arg.value_start,
+                    end,
+                    vocab.properties[name].encode(),
+                    "cmake-property",
+                )
                 if name == "CUDA_ARCHITECTURES":
                     _check_architectures(ctx, _property_values(command, index))
-            elif name in PROPERTY_HINTS:
+            elif name in vocab.property_hints:
                 ctx.report(
                     UNTRANSLATABLE,
                     arg.start,
                     arg.end,
                     f"property {name} has no HIP meaning",
                     api=name,
-                    hint=PROPERTY_HINTS[name],
+                    hint=vocab.property_hints[name],
                 )
             elif name in ("LANGUAGE", "LINKER_LANGUAGE") and index + 1 < len(args):
                 value = args[index + 1]
@@ -657,15 +542,20 @@ def _link_targets(ctx: _Context) -> dict[str, tuple[int, int]]:
 def _link_target(
     ctx: _Context, target: str, start: int, end: int, packages: dict[str, tuple[int, int]]
 ) -> None:
-    if target in LINK_TARGETS:
-        hip, package = LINK_TARGETS[target]
+    vocab = cmake_vocabulary()
+    if target in vocab.link_targets:
+        hip, package = vocab.link_targets[target]
         ctx.replace(start, end, hip.encode(), "cmake-link-target")
         if package:
             packages.setdefault(package, (start, end))
         return
-    hint = LINK_HINTS.get(target)
-    if hint is None and target.endswith("_static") and target[: -len("_static")] in LINK_TARGETS:
-        shared = LINK_TARGETS[target[: -len("_static")]][0]
+    hint = vocab.link_hints.get(target)
+    if (
+        hint is None
+        and target.endswith("_static")
+        and target[: -len("_static")] in vocab.link_targets
+    ):
+        shared = vocab.link_targets[target[: -len("_static")]][0]
         hint = f"ROCm ships this library shared: link {shared}"
     ctx.report(
         UNTRANSLATABLE,
@@ -709,7 +599,7 @@ def _packages(ctx: _Context, libraries: dict[str, tuple[int, int]]) -> None:
                 "legacy FindCUDA (find_package(CUDA)) is not translated",
                 hint="port to enable_language(HIP) and find_package(hip)",
             )
-        elif command.name in LEGACY_COMMANDS:
+        elif command.name in cmake_vocabulary().legacy_commands:
             ctx.report(
                 UNTRANSLATABLE,
                 command.start,

@@ -217,7 +217,7 @@ CASES = [
         "a.cu",
         HEAD + "int f(cudaDeviceProp p){ return p.luid[0]; }\n",
         HEAD + "int f(cudaDeviceProp p){ return p.multiProcessorCount; }\n",
-        Target(),
+        Target(rocm="5.2"),  # ROCm 6.2 and later have luid
         None,
     ),
     (

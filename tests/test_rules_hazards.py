@@ -4,6 +4,7 @@ inline near misses that must stay silent."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -23,8 +24,8 @@ CODES = tuple(
 )
 
 
-def hazards(source: bytes, path: str = "input.cu") -> list[str]:
-    found = _findings(source, path, CODES, Target())
+def hazards(source: bytes, path: str = "input.cu", target: Target | None = None) -> list[str]:
+    found = _findings(source, path, CODES, target or Target())
     return [f"{f.code} {f.location.line}:{f.location.column}" for f in found]
 
 
@@ -39,10 +40,13 @@ def _findings(source: bytes, path: str, codes: tuple[str, ...], target: Target) 
 
 @pytest.mark.parametrize("case", CASE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_case_file(case: Path) -> None:
+    """<name>.target.json, when present, gives the Target's fields (e.g. {"rocm": "5.2"})."""
     expected = case.with_suffix(".expected").read_text().split("\n")
     expected = [line for line in expected if line.strip()]
+    target_file = case.with_suffix(".target.json")
+    target = Target(**json.loads(target_file.read_text())) if target_file.exists() else Target()
     # A case file only ever exercises its own code, and no other hazard fires on it.
-    assert hazards(case.read_bytes(), str(case)) == expected
+    assert hazards(case.read_bytes(), str(case), target) == expected
     assert all(e.split()[0] == case.parent.name for e in expected)
 
 
@@ -127,12 +131,13 @@ FIRES = [
         ["HIP107 2:37"],
     ),
     # HIP108
-    (b"hipDeviceProp_t p; int n = p.regsPerMultiprocessor;", ["HIP108 1:30"]),
+    # (fields no hipDeviceProp_t of HIP 5.2 or ROCm 6.2-7.2 has)
+    (b"hipDeviceProp_t p; int n = p.mpsEnabled;", ["HIP108 1:30"]),
     (
-        b"void f(cudaDeviceProp* p) { g(p->luid, p->clusterLaunch); }",
-        ["HIP108 1:34", "HIP108 1:43"],
+        b"void f(cudaDeviceProp* p) { g(p->hostNumaId, p->gpuPciDeviceID); }",
+        ["HIP108 1:34", "HIP108 1:49"],
     ),
-    (b"cudaDeviceProp p; bool o = p.deviceOverlap;", ["HIP108 1:30"]),
+    (b"cudaDeviceProp p; bool o = p.deviceNumaConfig;", ["HIP108 1:30"]),
 ]
 
 SILENT = [
@@ -179,6 +184,7 @@ SILENT = [
     b"struct E { int asyncEngineCount; }; int f(E e) { return e.asyncEngineCount; }",
     b'cudaDeviceProp p; // p.asyncEngineCount\nconst char* s = "p.luid";',
     b"cudaDeviceProp p; int asyncEngineCount = 0;",
+    b"cudaDeviceProp p; int n = p.asyncEngineCount;",  # in hipDeviceProp_t since ROCm 6.x
 ]
 
 
@@ -198,12 +204,33 @@ def test_fires_and_silent_cover_every_code() -> None:
         assert len(fires) >= 3, code
 
 
-def test_device_prop_field_is_an_error_before_rocm6_only() -> None:
-    src = b"void f() { cudaDeviceProp p; int n = p.asyncEngineCount; }"
-    old = _run_hazards(src, Target(rocm="5.2"))
-    new = _run_hazards(src, Target(rocm="6.2"))
-    assert [f.severity for f in old] == [Severity.ERROR]
-    assert [f.severity for f in new] == [Severity.WARNING]
+def test_device_prop_field_follows_the_target() -> None:
+    """HIP108 checks the field list of the target's ROCm release (mappings/), not HIP 5.2's:
+    asyncEngineCount is missing in HIP 5.2 and present in ROCm 6.2-7.2's hipDeviceProp_t."""
+    src = b"void f() { cudaDeviceProp p; int n = p.asyncEngineCount; int m = p.mpsEnabled; }"
+    by_target = {rocm: _run_hazards(src, Target(rocm=rocm)) for rocm in ("5.2", "6.2", "7.2")}
+    assert [(f.api, f.severity) for f in by_target["5.2"]] == [
+        ("cudaDeviceProp::asyncEngineCount", Severity.ERROR),
+        ("cudaDeviceProp::mpsEnabled", Severity.ERROR),
+    ]
+    for rocm in ("6.2", "7.2"):
+        findings = by_target[rocm]
+        assert [(f.api, f.severity) for f in findings] == [
+            ("cudaDeviceProp::mpsEnabled", Severity.ERROR)
+        ], rocm
+        assert f"(ROCm {rocm}." in findings[0].message
+
+
+def test_device_prop_field_without_a_field_list_for_the_target_warns() -> None:
+    src = b"void f() { cudaDeviceProp p; int n = p.asyncEngineCount; int m = p.mpsEnabled; }"
+    # 6.0 lies between HIP 5.2 (no asyncEngineCount) and 6.2 (has it): no list, a warning;
+    # mpsEnabled is missing in 6.2 as well, so in 6.0 too: an error.
+    assert [(f.api, f.severity) for f in _run_hazards(src, Target(rocm="6.0"))] == [
+        ("cudaDeviceProp::asyncEngineCount", Severity.WARNING),
+        ("cudaDeviceProp::mpsEnabled", Severity.ERROR),
+    ]
+    # newer than every list: missing in the newest one known is a warning
+    assert [f.severity for f in _run_hazards(src, Target(rocm="7.10"))] == [Severity.WARNING]
 
 
 def _run_hazards(src: bytes, target: Target) -> list:
@@ -218,3 +245,14 @@ def test_finding_fields() -> None:
     loc = finding.location
     assert (loc.line, loc.column, loc.end_line, loc.end_column) == (1, 51, 1, 61)
     assert "__activemask()" in finding.message
+
+
+def test_cooperative_groups_follow_the_target() -> None:
+    """HIP107 reads mappings/cooperative_groups.tsv for the target: known missing up to the
+    release the evidence covers (HIP 5.2), said so for later targets without evidence."""
+    src = RULES["HIP107"].example.encode()
+    old = run_rule("HIP107", src, "a.cu", Target(rocm="5.2")).findings
+    new = run_rule("HIP107", src, "a.cu", Target(rocm="6.2")).findings
+    assert [f.api for f in old] == [f.api for f in new] and old
+    assert not any("no evidence" in f.message for f in old)
+    assert all("missing in HIP 5.2; no evidence for ROCm 6.2" in f.message for f in new)

@@ -226,6 +226,7 @@ def build(data: Path, out: Path) -> dict[str, int]:
     (out / "counts.json").write_text(json.dumps(counts, indent=2) + "\n", encoding="utf-8")
     __import__("runpy").run_path(str(HERE / "build_arguments.py"))["build"](data, out)
     __import__("runpy").run_path(str(HERE / "build_gate_facts.py"))["build"](data, out)
+    __import__("runpy").run_path(str(HERE / "build_facts.py"))["build_facts"](data, out)
     return counts
 
 

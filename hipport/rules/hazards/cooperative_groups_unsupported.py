@@ -3,142 +3,87 @@
 from __future__ import annotations
 
 from hipport.catalogue import COOPERATIVE_GROUPS_UNSUPPORTED
+from hipport.facts import CgFeature, cooperative_groups
 from hipport.findings import Finding
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.hazards import HazardRule
 from hipport.rules.tokens import matching, split_args, template_close
+from hipport.target import Version
 
+# AMD wavefronts are 64 lanes wide on every GPU HIP supports (RDNA can also run 32).
 WAVEFRONT_MAX = 64
-
-
 CG_NAMESPACE = "cooperative_groups"
-
-
-CG_HEADERS_MISSING = frozenset(
-    {
-        "cooperative_groups/reduce.h",
-        "cooperative_groups/memcpy_async.h",
-        "cooperative_groups/scan.h",
-    }
-)
-
-
-# Names in namespace cooperative_groups that HIP 5.2's headers do not declare. Qualified
-# uses (cg::reduce) always fire; only the distinctive ones fire unqualified.
-CG_MISSING = {
-    "this_cluster": "thread block clusters are NVIDIA Hopper hardware; there is no AMD equivalent",
-    "cluster_group": "thread block clusters are NVIDIA Hopper hardware; there is no AMD equivalent",
-    "memcpy_async": "copy to shared memory with ordinary loads and __syncthreads()",
-    "wait": "not needed once memcpy_async is replaced by plain loads and __syncthreads()",
-    "wait_prior": "not needed once memcpy_async is replaced by plain loads and __syncthreads()",
-    "reduce": "reduce with a tile.shfl_down/shfl_xor loop or hipCUB WarpReduce",
-    "inclusive_scan": "scan with a tile.shfl_up loop or hipCUB WarpScan",
-    "exclusive_scan": "scan with a tile.shfl_up loop or hipCUB WarpScan",
-    "plus": "part of cg::reduce; reduce by hand or with hipCUB",
-    "less": "part of cg::reduce; reduce by hand or with hipCUB",
-    "greater": "part of cg::reduce; reduce by hand or with hipCUB",
-    "bit_and": "part of cg::reduce; reduce by hand or with hipCUB",
-    "bit_or": "part of cg::reduce; reduce by hand or with hipCUB",
-    "bit_xor": "part of cg::reduce; reduce by hand or with hipCUB",
-    "labeled_partition": "partition by hand with __ballot and a 64-bit mask",
-    "binary_partition": "partition by hand with __ballot and a 64-bit mask",
-    "invoke_one": "use if (g.thread_rank() == 0) and a shuffle to broadcast",
-    "invoke_one_broadcast": "use if (g.thread_rank() == 0) and g.shfl(value, 0)",
-    "block_tile_memory": "HIP tiles are at most one wavefront (64) and need no extra memory",
-}
-
-
-CG_MISSING_UNQUALIFIED = frozenset(
-    {
-        "this_cluster",
-        "cluster_group",
-        "memcpy_async",
-        "wait_prior",
-        "labeled_partition",
-        "binary_partition",
-        "invoke_one",
-        "invoke_one_broadcast",
-        "block_tile_memory",
-    }
-)
-
-
-CG_MISSING_MEMBERS = {
-    "num_threads": "size()",
-    "dim_threads": "group_dim()",
-    "meta_group_rank": "parent.thread_rank() / tile.size()",
-    "meta_group_size": "parent.size() / tile.size()",
-    "num_blocks": "gridDim.x * gridDim.y * gridDim.z",
-    "block_rank": "the linear blockIdx",
-    "block_index": "blockIdx",
-    "dim_blocks": "gridDim",
-    "cluster_rank": None,
-    "num_clusters": None,
-    "dim_clusters": None,
-}
-
-
 CG_TILE_TEMPLATES = frozenset({"thread_block_tile", "tiled_partition"})
-
-
-_CG_NAMES = frozenset(CG_MISSING) | frozenset(CG_MISSING_MEMBERS) | CG_TILE_TEMPLATES
+# Names that fire without a cg:: qualifier even without `using namespace`.
+ALWAYS_UNQUALIFIED = frozenset({"this_cluster", "cluster_group"})
 
 
 def check_cooperative_groups(v: CodeIndex) -> list[Finding]:
-    out = []
+    out: list[Finding] = []
     mentions_cg = v.mentions((CG_NAMESPACE,)) or any(
         h.startswith("cooperative_groups") for h, _, _ in v.includes
     )
     if not mentions_cg:
         return out
+    facts = cooperative_groups()
+    rocm = v.ctx.target.rocm or v.ctx.tables.newest_rocm  # the default: the newest known
     for header, a, b in v.includes:
-        if header in CG_HEADERS_MISSING:
-            out.append(
-                v.finding(
-                    COOPERATIVE_GROUPS_UNSUPPORTED,
-                    a,
-                    b,
-                    f"<{header}> has no HIP counterpart: write the reduction/scan/copy with tile "
-                    "shuffles or hipCUB",
-                    api=header,
-                    hint=COOPERATIVE_GROUPS_UNSUPPORTED.fix,
-                )
+        feature = facts.headers.get(header)
+        if feature is None or feature.missing(rocm) is False:
+            continue
+        out.append(
+            v.finding(
+                COOPERATIVE_GROUPS_UNSUPPORTED,
+                a,
+                b,
+                f"<{header}> has no HIP counterpart{_evidence(feature, rocm)}: {feature.instead}",
+                api=header,
+                hint=COOPERATIVE_GROUPS_UNSUPPORTED.fix,
             )
+        )
     aliases, using = _cg_aliases(v)
-    for k in v.indices(_CG_NAMES):
+    for k in v.indices(facts.names.keys() | facts.members.keys() | CG_TILE_TEMPLATES):
         name = v.texts[k]
         qualified = v.punct(k - 1, "::") and v.text(k - 2) in aliases
+        feature = facts.names.get(name)
+        member = facts.members.get(name)
         if (
-            name in CG_MISSING
+            feature is not None
             and not v.is_member(k)
             and (
                 qualified
                 or (
-                    name in CG_MISSING_UNQUALIFIED
+                    feature.unqualified
                     and not v.punct(k - 1, "::")
-                    and (using or name in ("this_cluster", "cluster_group"))
+                    and (using or name in ALWAYS_UNQUALIFIED)
                 )
             )
         ):
+            if feature.missing(rocm) is False:
+                continue
             out.append(
                 v.finding(
                     COOPERATIVE_GROUPS_UNSUPPORTED,
                     k,
                     k,
-                    f"cooperative_groups::{name} is not provided by HIP: {CG_MISSING[name]}",
+                    f"cooperative_groups::{name} is not provided by HIP"
+                    f"{_evidence(feature, rocm)}: {feature.instead}",
                     api=f"cooperative_groups::{name}",
                     hint=COOPERATIVE_GROUPS_UNSUPPORTED.fix,
                 )
             )
-        elif name in CG_MISSING_MEMBERS and v.is_member(k) and v.punct(k + 1, "("):
-            instead = CG_MISSING_MEMBERS[name]
+        elif member is not None and v.is_member(k) and v.punct(k + 1, "("):
+            if member.missing(rocm) is False:
+                continue
+            instead = member.instead
             tail = f": use {instead}" if instead else ": clusters have no AMD equivalent"
             out.append(
                 v.finding(
                     COOPERATIVE_GROUPS_UNSUPPORTED,
                     k,
                     k,
-                    f"group member {name}() is not provided by HIP's cooperative groups{tail}",
+                    f"group member {name}() is not provided by HIP's cooperative groups"
+                    f"{_evidence(member, rocm)}{tail}",
                     api=name,
                     hip=instead,
                     hint=COOPERATIVE_GROUPS_UNSUPPORTED.fix,
@@ -147,6 +92,14 @@ def check_cooperative_groups(v: CodeIndex) -> list[Finding]:
         elif name in CG_TILE_TEMPLATES:
             out.extend(_tile_size(v, k))
     return out
+
+
+def _evidence(feature: CgFeature, rocm: Version) -> str:
+    """Nothing when the feature is known missing in `rocm`; else which release it is known
+    missing in (hipport has no evidence for the newer target)."""
+    if feature.missing(rocm):
+        return ""
+    return f" (missing in HIP {feature.absent_through}; no evidence for ROCm {rocm})"
 
 
 def _cg_aliases(v: CodeIndex) -> tuple[set[str], bool]:
@@ -198,6 +151,8 @@ def _tile_size(v: CodeIndex, k: int) -> list[Finding]:
     ]
 
 
+# The feature names come from mappings/ and are indexed on demand, in files that mention
+# cooperative groups only.
 RULE = HazardRule(
-    COOPERATIVE_GROUPS_UNSUPPORTED, check_cooperative_groups, _CG_NAMES | {CG_NAMESPACE}
+    COOPERATIVE_GROUPS_UNSUPPORTED, check_cooperative_groups, CG_TILE_TEMPLATES | {CG_NAMESPACE}
 )

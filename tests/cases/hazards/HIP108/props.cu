@@ -1,4 +1,4 @@
-// cudaDeviceProp fields with no hipDeviceProp_t field (HIP 5.2).
+// cudaDeviceProp fields with no hipDeviceProp_t field in HIP 5.2 (props.target.json: 5.2).
 #include <cstdio>
 #include <cuda_runtime.h>
 

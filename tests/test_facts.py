@@ -1,0 +1,119 @@
+"""The versioned facts of mappings/ beside the name tables (hipport.facts, built by
+tools/build_facts.py): the committed files equal the generator's output, the HIP 5.2 rows
+agree with the installed HIP 5.2 headers, and the lookups answer for the target."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hipport.facts import CgFeature, cmake_vocabulary, cooperative_groups, device_props
+from hipport.lexer import IDENTIFIER, lex
+from hipport.tables.model import mappings_dir
+from hipport.target import Version
+from tools.build_facts import build_facts, fields_from_header, read_tsv
+
+from .conftest import SHARED_DATA
+
+HIP_INCLUDE = Path("/usr/include/hip")
+HIP_RUNTIME_API = HIP_INCLUDE / "hip_runtime_api.h"
+CG_HEADERS = (
+    HIP_INCLUDE / "hip_cooperative_groups.h",
+    HIP_INCLUDE / "amd_detail" / "amd_hip_cooperative_groups.h",
+    HIP_INCLUDE / "amd_detail" / "hip_cooperative_groups_helper.h",
+)
+TOOLS = Path(__file__).resolve().parent.parent / "tools"
+
+needs_shared = pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="no ../shared/data")
+needs_hip52 = pytest.mark.skipif(
+    not HIP_RUNTIME_API.is_file()
+    or "HIP_VERSION_MINOR 2" not in (HIP_INCLUDE / "hip_version.h").read_text(),
+    reason="needs the HIP 5.2 headers under /usr/include/hip",
+)
+FILES = (
+    "hip_device_prop_fields.tsv",
+    "cuda_device_prop_fields.tsv",
+    "cooperative_groups.tsv",
+    "cmake.tsv",
+)
+
+
+@needs_shared
+def test_committed_facts_equal_the_generator_output(tmp_path: Path) -> None:
+    counts = build_facts(SHARED_DATA, tmp_path)
+    assert set(counts) == set(FILES)
+    for name in FILES:
+        assert (mappings_dir() / name).read_bytes() == (tmp_path / name).read_bytes(), (
+            f"mappings/{name} differs from the generator: run python tools/build_facts.py"
+        )
+
+
+@needs_hip52
+def test_the_hip52_field_list_is_the_installed_header() -> None:
+    fields = fields_from_header(HIP_RUNTIME_API.read_text(encoding="utf-8"))
+    committed = [(r["field"], r["type"]) for r in read_tsv(TOOLS / "hip52_device_prop_fields.tsv")]
+    assert committed == fields
+    names = {f for f, _ in fields}
+    assert {"name", "warpSize", "maxSharedMemoryPerMultiProcessor", "gcnArch"} <= names
+    assert "asyncEngineCount" not in names
+
+
+@needs_hip52
+def test_cooperative_group_names_missing_in_hip52_are_not_in_its_headers() -> None:
+    identifiers: set[str] = set()
+    for header in CG_HEADERS:
+        source = header.read_bytes()
+        identifiers |= {t.text for t in lex(source, header.name) if t.kind == IDENTIFIER}
+    assert {"tiled_partition", "thread_block_tile", "this_thread_block"} <= identifiers
+    facts = cooperative_groups()
+    for feature in (*facts.names.values(), *facts.members.values()):
+        if feature.absent_through == Version.parse("5.2"):
+            assert feature.name not in identifiers, feature.name
+    for header in facts.headers:
+        assert not (HIP_INCLUDE / header).exists(), header
+
+
+def test_device_prop_lookup_follows_the_release() -> None:
+    facts = device_props()
+    assert Version.parse("5.2") in facts.releases and Version.parse("7.2.2") in facts.releases
+    # missing in HIP 5.2, there from ROCm 6.2
+    old = facts.absence("asyncEngineCount", Version.parse("5.2"))
+    assert old is not None and old.certain and old.present_from == Version.parse("6.2.0")
+    assert facts.absence("asyncEngineCount", Version.parse("6.2")) is None
+    assert facts.absence("asyncEngineCount", Version.parse("7.2")) is None
+    # no sample of 6.0: missing in the sample before, present in the one after: uncertain
+    mid = facts.absence("asyncEngineCount", Version.parse("6.0"))
+    assert mid is not None and not mid.certain and mid.checked == Version.parse("5.2")
+    # missing in every sample: certain up to the last one, uncertain after it
+    assert facts.absence("mpsEnabled", Version.parse("6.0")).certain
+    late = facts.absence("mpsEnabled", Version.parse("7.10"))
+    assert late is not None and not late.certain and late.checked == Version.parse("7.2.2")
+    # older than every sample: the first sample lacks it, so it was missing then too
+    assert facts.absence("asyncEngineCount", Version.parse("5.0")).certain
+    assert facts.cuda_fields["sharedMemPerMultiprocessor"].startswith("the ")
+
+
+def test_cooperative_group_feature_by_release() -> None:
+    feature = CgFeature(
+        "reduce", "name", False, Version.parse("5.2"), Version.parse("7.0"), None, ""
+    )
+    assert feature.missing(Version.parse("5.2")) is True
+    assert feature.missing(Version.parse("5.2.3")) is True  # the same minor line
+    assert feature.missing(Version.parse("6.3")) is None  # no evidence either way
+    assert feature.missing(Version.parse("7.0")) is False
+    assert feature.missing(Version.parse("7.2")) is False
+    facts = cooperative_groups()
+    assert facts.names["this_cluster"].unqualified and not facts.names["reduce"].unqualified
+    assert "cooperative_groups/reduce.h" in facts.headers
+    assert facts.members["num_threads"].instead == "size()"
+
+
+def test_cmake_vocabulary() -> None:
+    vocab = cmake_vocabulary()
+    assert vocab.variables["CMAKE_CUDA_ARCHITECTURES"] == "CMAKE_HIP_ARCHITECTURES"
+    assert vocab.link_targets["CUDA::cublas"] == ("roc::hipblas", "hipblas")
+    assert vocab.link_targets["CUDA::cudart"] == ("hip::host", None)
+    assert vocab.hip_min_cmake == (3, 21)
+    assert "CMAKE_CUDA_FLAGS_DEBUG" in vocab.flag_variables
+    assert "cuda_add_executable" in vocab.legacy_commands and "-Xptxas" in vocab.nvcc_flags

@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""Build the versioned facts of mappings/ that are not API-name tables:
+
+    mappings/hip_device_prop_fields.tsv   hipDeviceProp_t's fields per ROCm release
+    mappings/cuda_device_prop_fields.tsv  the cudaDeviceProp fields HIP may lack (HIP108)
+    mappings/cooperative_groups.tsv       cooperative-groups features HIP lacks (HIP107)
+    mappings/cmake.tsv                    the CMake vocabulary hipport translates
+
+    python tools/build_facts.py [--data ../shared/data] [--out mappings]
+    python tools/build_facts.py --refresh-hip52 /usr/include/hip/hip_runtime_api.h
+
+tools/build_mappings.py calls build_facts(); run alone, this rebuilds only these files.
+Sources: ../shared/data/hip-python/hipDeviceProp_t-fields.tsv (ROCm 6.2-7.2) and the
+reviewed inputs in tools/: hip52_device_prop_fields.tsv (HIP 5.2's struct, extracted from
+its header by --refresh-hip52), cuda_device_prop_fields.tsv, cooperative_groups.tsv and
+cmake.tsv. The schemas are in mappings/README.md. Deterministic output; it fails, rather
+than writes, when an input contradicts the data (see the checks below).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import re
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+HIP52_RELEASE = "5.2"  # HIP_VERSION 5.2.21153, the Debian package's headers
+HIP52_FIELDS = HERE / "hip52_device_prop_fields.tsv"
+HIP52_SOURCE = "hip_runtime_api.h of HIP 5.2.21153"
+HIP_PYTHON_SOURCE = "hip-python 6.2-7.2"
+
+HIP_FIELD_COLUMNS = ["field", "type", "present_in", "source"]
+CUDA_FIELD_COLUMNS = ["cuda_field", "alternative", "evidence"]
+CG_COLUMNS = [
+    "name",
+    "kind",
+    "unqualified",
+    "absent_through",
+    "present_from",
+    "instead",
+    "evidence",
+]
+CG_KINDS = ("header", "name", "member")
+CMAKE_COLUMNS = ["kind", "cuda", "hip", "package", "note"]
+CMAKE_KINDS = (
+    "setting",
+    "variable",
+    "variable-hint",
+    "legacy-variable",
+    "property",
+    "property-hint",
+    "link-target",
+    "link-hint",
+    "legacy-command",
+    "nvcc-flag",
+)
+CMAKE_SETTINGS = ("architecture_suggestion", "hip_min_cmake")
+
+
+def read_tsv(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def write_tsv(path: Path, columns: list[str], rows: list[dict[str, str]]) -> None:
+    lines = ["\t".join(columns)]
+    for row in rows:
+        cells = [row.get(c, "") or "" for c in columns]
+        if any("\t" in c or "\n" in c for c in cells):
+            raise ValueError(f"{path.name}: a cell holds a tab or newline: {cells}")
+        lines.append("\t".join(cells))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _version_key(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in text.split("."))
+
+
+# --------------------------------------------------------------------------- hipDeviceProp_t
+
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+_MEMBER = re.compile(r"([^;{}]*?)\b([A-Za-z_]\w*)\s*((?:\[[^\]]*\]\s*)*);")
+
+
+def fields_from_header(text: str) -> list[tuple[str, str]]:
+    """(field, type) of every member of `typedef struct hipDeviceProp_t {...}` in a HIP
+    header's text, in declaration order."""
+    start = text.index("typedef struct hipDeviceProp_t {")
+    body = text[text.index("{", start) + 1 : text.index("} hipDeviceProp_t;", start)]
+    body = _COMMENT.sub(" ", body)
+    out = []
+    for m in _MEMBER.finditer(body):
+        type_ = " ".join(m.group(1).split())
+        dims = "".join(m.group(3).split())
+        out.append((m.group(2), f"{type_}{dims}"))
+    return out
+
+
+def hip_device_prop_fields(data: Path) -> list[dict[str, str]]:
+    """Every hipDeviceProp_t field with the sampled releases that declare it: HIP 5.2 from
+    its header, ROCm 6.2-7.2 from hip-python."""
+    newer = read_tsv(data / "hip-python" / "hipDeviceProp_t-fields.tsv")
+    old = {row["field"]: row["type"] for row in read_tsv(HIP52_FIELDS)}
+    rows: dict[str, dict[str, str]] = {}
+    for field, type_ in old.items():
+        rows[field] = {"field": field, "type": type_, "present_in": [HIP52_RELEASE]}
+    for row in newer:
+        entry = rows.setdefault(row["field"], {"field": row["field"], "present_in": []})
+        entry["type"] = row["type"]  # the newest declaration
+        entry["present_in"] += row["present_in"].split(",")
+    out = []
+    for entry in rows.values():
+        releases = entry["present_in"]
+        sources = [HIP52_SOURCE] if HIP52_RELEASE in releases else []
+        if len(releases) > (1 if sources else 0):
+            sources.append(HIP_PYTHON_SOURCE)
+        out.append(
+            {
+                "field": entry["field"],
+                "type": entry["type"],
+                "present_in": ",".join(sorted(releases, key=_version_key)),
+                "source": "; ".join(sources),
+            }
+        )
+    return out
+
+
+def sampled_releases(hip_fields: list[dict[str, str]]) -> list[str]:
+    found = {r for row in hip_fields for r in row["present_in"].split(",")}
+    return sorted(found, key=_version_key)
+
+
+def cuda_device_prop_fields(data: Path, hip_fields: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The reviewed CUDA field list, checked: an alternative named as a hipDeviceAttribute
+    or HIP function exists in HIP's headers, and no listed field disappears from
+    hipDeviceProp_t after appearing (HIP108 reads absence in a release as absence before)."""
+    known = {r["identifier"] for r in read_tsv(data / "hip-identifiers-by-rocm.tsv")}
+    known |= {
+        r["identifier"] for r in read_tsv(data / "hip-python" / "hip-identifiers-6.2-to-7.2.tsv")
+    }
+    releases = sampled_releases(hip_fields)
+    present = {row["field"]: row["present_in"].split(",") for row in hip_fields}
+    rows = read_tsv(HERE / "cuda_device_prop_fields.tsv")
+    seen: set[str] = set()
+    for row in rows:
+        field = row["cuda_field"]
+        if field in seen:
+            raise ValueError(f"cuda_device_prop_fields.tsv lists {field} twice")
+        seen.add(field)
+        api = re.match(r"(hip\w+)", row["alternative"] or "")
+        if api and api.group(1) not in known:
+            raise ValueError(f"{field}: alternative {api.group(1)} is not in HIP's headers")
+        has = [r in present.get(field, ()) for r in releases]
+        if any(has) and has != sorted(has):  # present, then absent again
+            raise ValueError(f"{field} leaves hipDeviceProp_t after appearing: {releases}")
+    return rows
+
+
+# --------------------------------------------------------------------------- cooperative groups
+
+
+def cooperative_groups() -> list[dict[str, str]]:
+    rows = read_tsv(HERE / "cooperative_groups.tsv")
+    seen: set[tuple[str, str]] = set()
+    for row in rows:
+        key = (row["name"], row["kind"])
+        if key in seen or row["kind"] not in CG_KINDS:
+            raise ValueError(f"cooperative_groups.tsv: duplicate or bad kind: {key}")
+        seen.add(key)
+        if row["unqualified"] not in ("yes", "no") or not row["absent_through"]:
+            raise ValueError(f"cooperative_groups.tsv: {key}: unqualified / absent_through")
+        if row["present_from"] and _version_key(row["present_from"]) <= _version_key(
+            row["absent_through"]
+        ):
+            raise ValueError(f"cooperative_groups.tsv: {key}: present_from <= absent_through")
+    return rows
+
+
+# --------------------------------------------------------------------------- CMake
+
+
+def cmake_vocabulary() -> list[dict[str, str]]:
+    rows = read_tsv(HERE / "cmake.tsv")
+    seen: set[tuple[str, str]] = set()
+    for row in rows:
+        key = (row["kind"], row["cuda"])
+        if row["kind"] not in CMAKE_KINDS or key in seen or not row["cuda"]:
+            raise ValueError(f"cmake.tsv: unknown kind, duplicate or empty name: {key}")
+        seen.add(key)
+        needs_hip = row["kind"] in ("variable", "property", "link-target", "setting")
+        if needs_hip != bool(row["hip"]):
+            raise ValueError(f"cmake.tsv: {key}: the hip column is for renames and settings")
+        if row["kind"].endswith("-hint") and not row["note"]:
+            raise ValueError(f"cmake.tsv: {key}: a hint needs its note")
+    settings = {row["cuda"] for row in rows if row["kind"] == "setting"}
+    if settings != set(CMAKE_SETTINGS):
+        raise ValueError(f"cmake.tsv: settings must be exactly {CMAKE_SETTINGS}")
+    return rows
+
+
+# --------------------------------------------------------------------------- driver
+
+
+def build_facts(data: Path, out: Path) -> dict[str, int]:
+    """Write the facts files into `out`; the number of rows of each."""
+    out.mkdir(parents=True, exist_ok=True)
+    hip_fields = hip_device_prop_fields(data)
+    files = {
+        "hip_device_prop_fields.tsv": (HIP_FIELD_COLUMNS, hip_fields),
+        "cuda_device_prop_fields.tsv": (
+            CUDA_FIELD_COLUMNS,
+            cuda_device_prop_fields(data, hip_fields),
+        ),
+        "cooperative_groups.tsv": (CG_COLUMNS, cooperative_groups()),
+        "cmake.tsv": (CMAKE_COLUMNS, cmake_vocabulary()),
+    }
+    for name, (columns, rows) in files.items():
+        write_tsv(out / name, columns, rows)
+    return {name: len(rows) for name, (_, rows) in files.items()}
+
+
+def refresh_hip52(header: Path) -> int:
+    """Rewrite tools/hip52_device_prop_fields.tsv from HIP 5.2's hip_runtime_api.h."""
+    fields = fields_from_header(header.read_text(encoding="utf-8"))
+    rows = [{"field": f, "type": t} for f, t in fields]
+    write_tsv(HIP52_FIELDS, ["field", "type"], rows)
+    return len(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--out", type=Path, default=ROOT / "mappings")
+    parser.add_argument("--refresh-hip52", type=Path, metavar="HIP_RUNTIME_API_H")
+    args = parser.parse_args(argv)
+    if args.refresh_hip52:
+        print(f"{HIP52_FIELDS.name}: {refresh_hip52(args.refresh_hip52)} fields")
+        return 0
+    for name, n in build_facts(args.data, args.out).items():
+        print(f"{name:28} {n}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
