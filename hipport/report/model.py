@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 from hipport import __version__
 from hipport.baseline import Baseline, StaleEntry, compare
 from hipport.findings import RULES, Finding, RuleInfo, Severity, file_finding
+from hipport.rocm_minimum import oldest_rocm, rocm_needs
 from hipport.suppressions import filter_findings
 from hipport.tables import Status, Tables, load_tables, resolve
 from hipport.target import Target, Version
@@ -45,7 +46,6 @@ USE_STATUSES = (
     "experimental",
     "removed_hip",
 )
-_DECIDING = (Status.MAPPED, Status.NEEDS_NEWER_ROCM)
 
 
 # ---------------------------------------------------------------------------------------
@@ -632,7 +632,6 @@ def minimum_rocm(uses: Iterable[Any], target: Target, tables: Tables) -> RocmReq
     """The max over uses (mapped, or needing a newer ROCm) of the ROCm that added the API.
     With a target below it, exactly those uses are HIP002 findings (needs-newer-rocm)."""
     uses = list(uses)
-    versioned = [u for u in uses if u.status in _DECIDING and u.min_rocm is not None]
     aimed = target.rocm or tables.newest_rocm
     blocking = sorted(
         {
@@ -641,12 +640,16 @@ def minimum_rocm(uses: Iterable[Any], target: Target, tables: Tables) -> RocmReq
             if u.status in (Status.UNSUPPORTED, Status.UNKNOWN, Status.REMOVED_HIP)
         }
     )
-    if not versioned:
+    minimum, deciders = oldest_rocm(rocm_needs(uses))
+    if minimum is None:
         return RocmRequirement(None, [], str(aimed), target.rocm is not None, True, blocking)
-    minimum: Version = max(u.min_rocm for u in versioned)
-    deciding = sorted({u.api for u in versioned if u.min_rocm == minimum})
     return RocmRequirement(
-        str(minimum), deciding, str(aimed), target.rocm is not None, aimed >= minimum, blocking
+        str(minimum),
+        sorted(deciders),
+        str(aimed),
+        target.rocm is not None,
+        aimed >= minimum,
+        blocking,
     )
 
 

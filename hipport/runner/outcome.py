@@ -7,10 +7,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
 
 from hipport.engine import TranslationResult
 from hipport.findings import SKIPPED_PREFIX, Finding, Use, file_finding
+from hipport.rocm_minimum import oldest_rocm, rocm_needs
 from hipport.tables import Status
 from hipport.target import Target, Version
 
@@ -71,30 +71,6 @@ class FileInfo:
     min_rocm: Version | None
     deciders: frozenset[str]
     defined_names: frozenset[str]
-
-
-_DECIDING = (Status.MAPPED, Status.NEEDS_NEWER_ROCM)
-
-
-def rocm_needs(uses: Iterable[Any]) -> Iterator[tuple[Version, str]]:
-    """(the ROCm release that added it, api) for each use that decides the minimum ROCm:
-    mapped, or needing a newer ROCm than the target, with a known first release."""
-    for use in uses:
-        if use.status in _DECIDING and use.min_rocm:
-            yield use.min_rocm, use.api
-
-
-def oldest_rocm(needs: Iterable[tuple[Version, str]]) -> tuple[Version | None, frozenset[str]]:
-    """The oldest ROCm that has every API in `needs` (their newest first release), and the
-    APIs that decide it."""
-    best: Version | None = None
-    deciders: set[str] = set()
-    for version, api in needs:
-        if best is None or version > best:
-            best, deciders = version, {api}
-        elif version == best:
-            deciders.add(api)
-    return best, frozenset(deciders)
 
 
 def _renamed_uses(uses: Iterable[Use]) -> Iterator[str]:
