@@ -1,18 +1,24 @@
-"""The HTML report: self-contained, escaped, semantic, and right in a real browser.
+"""The HTML report: self-contained, escaped, semantic, and right in a real browser, from a
+5-file tree to a generated 700-file one.
 
 The report is made the way users make it, `hipport check --format html -o FILE` in a
 subprocess, next to `--format json` of the same tree, so the page is compared with the
-JSON figures. The browser tests render it in headless Chromium (Debian `chromium`); they
-skip only outside CI when Chromium is missing.
+JSON figures. The browser tests drive headless Chromium (Debian `chromium`) over the
+DevTools protocol (tests/chromium_pipe.py): they measure the headline and the page at
+1280 x 800, type into the search box, pick filters, click directories, files and groups
+open, and check that no two chart labels overlap. They skip only outside CI when
+Chromium is missing.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
-import struct
 import subprocess
+import time
+from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -144,7 +150,7 @@ def test_user_text_is_escaped(made):
     text = made["html"]
     assert "<b>odd" not in text
     assert "&lt;b&gt;odd&amp;&quot;name&quot;.cu" in text
-    assert 'src/<b>odd&"name".cu' in "".join(parse(text).text)
+    assert '<b>odd&"name".cu' in "".join(parse(text).text)  # the tree shows it by name
 
 
 def test_semantic_structure(made):
@@ -157,6 +163,16 @@ def test_semantic_structure(made):
     assert [t for t, _ in tags].count("figure") == 2
     assert [t for t, _ in tags].count("figcaption") == 2
     assert [t for t, _ in tags].count("svg") == 2
+    assert ("nav", {"class": "toc", "aria-label": "Contents"}) in tags
+    assert (
+        "input",
+        {
+            "type": "search",
+            "id": "search",
+            "placeholder": "API, path or message",
+            "autocomplete": "off",
+        },
+    ) in tags
     assert any(t == "title" for t, _ in tags[5:])  # SVG tooltips, beyond <head>'s title
     assert any(t == "style" for t, _ in tags) and "@media print" in made["html"]
 
@@ -169,52 +185,84 @@ def test_headline_equals_json(made):
     assert page.testids["target-rocm"]["text"] == data["rocm"]["target"]
 
 
-def test_unported_apis_with_locations_and_hints(made):
+def section(text: str, key: str) -> str:
+    start = text.index(f'<section id="{key}">')
+    end = text.find("<section id=", start + 10)
+    while end != -1 and text.startswith('<section id="rule-', end):
+        end = text.find("<section id=", end + 10)
+    return text[start : end if end != -1 else len(text)]
+
+
+def test_findings_grouped_by_api_with_locations(made):
     text = made["html"]
-    section = text[text.index('id="unported"') : text.index('id="hazards"')]
-    assert "cudaDeviceFlushGPUDirectRDMAWrites" in section
-    assert "src/unsupported.cu:2:" in section and "src/unsupported.cu:3:" in section
-    assert "cudaDeviceSetLimit" in section and "needs newer ROCm" in section
-    assert "hipDeviceSetLimit" in section and "ROCm 5.3" in section  # the fix hint
-    for api in made["json"]["apis"]:
-        if api["status"] != "mapped":
-            assert api["api"] in section
+    findings = section(text, "findings")
+    data = made["json"]
+    groups = Counter((f["api"] or "(no API)", f["code"]) for f in data["findings"])
+    shown = re.findall(r'<details class="group" id="[^"]+" data-rule="([^"]+)"', findings)
+    assert sorted(shown) == sorted(code for _, code in groups)
+    assert "cudaDeviceFlushGPUDirectRDMAWrites" in findings
+    assert "2 findings in 1 file" in findings  # the two uses in src/unsupported.cu
+    assert "src/unsupported.cu:2:" in findings and "src/unsupported.cu:3:" in findings
+    assert "cudaDeviceSetLimit" in findings and "needs newer ROCm" in findings
+    assert "hipDeviceSetLimit" in findings and "ROCm 5.3" in findings  # the HIP name
+    assert "HIP103" in findings and "src/warp.cu:3:" in findings  # hazards too
+    # collapsed by default, and nothing but <details> needed to open one
+    assert not re.search(r'<details class="group"[^>]* open', findings)
 
 
-def test_hazards_listed(made):
+def test_each_rule_explained_once(made):
     text = made["html"]
-    section = text[text.index('id="hazards"') : text.index('id="other-findings"')]
-    assert "HIP103" in section and "src/warp.cu:3:" in section
-    hazards = [f for f in made["json"]["findings"] if f["code"].startswith("HIP1")]
-    assert hazards and all(f["code"] in section for f in hazards)
+    rules = section(text, "rules")
+    for rule in made["json"]["rules"]:
+        assert text.count(_attr(rule["fix"])) == 1, rule["code"]
+        assert f'id="rule-{rule["code"]}"' in rules
 
 
-def test_charts_carry_labels_and_legend(made):
+def test_tree_rolls_up_every_directory(made):
     text = made["html"]
-    families = text[text.index('id="families"') : text.index('id="coverage"')]
-    for label in ("mapped", "needs newer ROCm", "unsupported"):
-        assert f"</span>{label}</li>" in families  # the legend names each colour in text
-    assert "<title>runtime:" in families
-    coverage = text[text.index('id="coverage"') : text.index('id="work"')]
-    assert "5.3.0" in coverage and "cudaDeviceSetLimit" in coverage  # 5.3 unblocks it
-    assert "(target)" in coverage
-
-
-def test_work_tables_sorted_by_work_left(made):
     files = made["json"]["files"]
-    text = made["html"]
-    table = text[text.index('id="work-files"') :]
-    table = table[: table.index("</table>")]
-    positions = [table.index(f'data-v="{_attr(f["path"])}"') for f in files]
-    assert positions == sorted(positions)
-    assert [f["work_left"] for f in files] == sorted((f["work_left"] for f in files), reverse=True)
-    assert 'aria-sort="descending"' in table
+    for path, work in _tree_figures(text).items():
+        below = [f for f in files if not path or f["path"].startswith(path + "/")]
+        assert work == sum(f["work_left"] for f in below), path
+    assert _tree_figures(text)[""] == sum(f["work_left"] for f in files)
+
+
+def _tree_figures(text: str) -> dict[str, int]:
+    """Directory path -> the work left its summary shows."""
+    found = re.findall(
+        r'<details class="dir" data-path="([^"]*)"[^>]*><summary>.*?'
+        r'<span class="w" title="work left">(\d+)</span>',
+        text,
+    )
+    return {html_unescape(p): int(n) for p, n in found}
 
 
 def _attr(text: str) -> str:
     import html
 
     return html.escape(text, quote=True)
+
+
+def html_unescape(text: str) -> str:
+    import html
+
+    return html.unescape(text)
+
+
+def test_search_and_filters_need_script(made):
+    text = made["html"]
+    assert '<form class="filters" id="filters" hidden' in text  # shown by the script only
+
+
+def test_charts_carry_labels_and_legend(made):
+    text = made["html"]
+    families = section(text, "families")
+    for label in ("mapped", "needs newer ROCm", "unsupported"):
+        assert f"</span>{label}</li>" in families  # the legend names each colour in text
+    assert "<title>runtime:" in families
+    coverage = section(text, "coverage")
+    assert "5.3.0" in coverage and "cudaDeviceSetLimit" in coverage  # 5.3 unblocks it
+    assert 'class="axis tick is-target"' in coverage
 
 
 def test_empty_tree(tmp_path, hipport_cmd, subprocess_env):
@@ -227,67 +275,298 @@ def test_empty_tree(tmp_path, hipport_cmd, subprocess_env):
     assert "No CUDA API uses" in "".join(page.text)
 
 
+def test_axis_labels_are_thinned_and_rotated_for_every_release(tables):
+    from hipport.report.html import axis_labels
+    from hipport.report.model import known_releases
+
+    texts = [str(v) for v in known_releases(tables)]
+    xs = [56 + i * 880 / (len(texts) - 1) for i in range(len(texts))]
+    shown, rotated = axis_labels(xs, texts, {len(texts) - 1})
+    assert rotated and len(texts) - 1 in shown
+    few, flat = axis_labels(xs[:2] + [936], texts[:3], set())
+    assert not flat and few == [0, 1, 2]
+
+
 # ------------------------------------------------------------------ a real browser
 
-
-def chromium(profile: Path, *args: str) -> subprocess.CompletedProcess:
-    assert CHROMIUM, "chromium is required in CI"
-    cmd = [
-        CHROMIUM,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--user-data-dir={profile}",
-        "--window-size=1280,900",
-        *args,
-    ]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+needs_browser = [pytest.mark.browser, browser]
 
 
-def dump_dom(made, tmp_path: Path, fragment: str = "") -> Page:
-    url = made["html_path"].as_uri() + fragment
-    proc = chromium(tmp_path / "profile", "--dump-dom", url)
-    assert proc.returncode == 0 and "<html" in proc.stdout, proc.stderr[-2000:]
-    return parse(proc.stdout)
+def _browser(tmp_path: Path):
+    from tests.chromium_pipe import Browser
+
+    b = Browser(tmp_path / "profile")
+    b.viewport(1280, 800)
+    return b
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory, hipport_cmd, subprocess_env):
+    """The generated 700-file tree, its HTML and JSON reports, and the time the HTML took."""
+    from tests.report_tree import TARGET, write_tree
+
+    base = tmp_path_factory.mktemp("big")
+    root = base / "samples"
+    shape = write_tree(root)
+    (root / ".hipport.toml").write_text("")
+    env = {**subprocess_env, "HIPPORT_CACHE_DIR": str(base / "cache")}
+
+    def report(fmt: str) -> Path:
+        out = base / f"report.{fmt}"
+        proc = subprocess.run(
+            [*hipport_cmd, "check", str(root), "--rocm", TARGET, "--format", fmt, "-o", str(out)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=600,
+        )
+        assert proc.returncode in (0, 1), proc.stderr
+        return out
+
+    data = json.loads(report("json").read_text())
+    start = time.perf_counter()  # warm cache: the report's own cost, plus start-up
+    page = report("html")
+    elapsed = time.perf_counter() - start
+    size = page.stat().st_size
+    print(
+        f"\n700-file tree: {shape}, {len(data['findings'])} findings, "
+        f"{len(data['rocm']['blocking_apis'])} blocking APIs; HTML {size / 1e6:.2f} MB "
+        f"in {elapsed:.2f} s (warm cache, whole command)"
+    )
+    return {"dir": base, "html_path": page, "json": data, "shape": shape}
+
+
+def test_big_tree_is_the_size_the_issue_measured(big):
+    data = big["json"]
+    assert data["totals"]["files"] == 700 and big["shape"]["directories"] >= 200
+    assert len(data["findings"]) >= 1200 and len(data["rocm"]["blocking_apis"]) >= 150
+
+
+def test_big_page_is_under_2_mb_and_self_contained(big):
+    text = big["html_path"].read_text(encoding="utf-8")
+    assert big["html_path"].stat().st_size < 2_000_000
+    lowered = text.lower()
+    for needle in ("@import", "url(", "<script src", "<link", "<img"):
+        assert needle not in lowered, needle
+
+
+def test_big_headline_names_a_handful(big):
+    page = parse(big["html_path"].read_text(encoding="utf-8"))
+    assert headline(page) == expected_headline(big["json"])
+    text = big["html_path"].read_text(encoding="utf-8")
+    header = text[text.index("<header") : text.index("</header>")]
+    blocking = big["json"]["rocm"]["blocking_apis"]
+    named = [n for n in blocking if f"<code>{n}</code>" in header]
+    assert 1 <= len(named) <= 5
+    assert f"{len(blocking) - len(named)} more</a>" in header
 
 
 @pytest.mark.browser
 @browser
-def test_screenshot(made, tmp_path):
-    png = tmp_path / "report.png"
-    proc = chromium(tmp_path / "profile", f"--screenshot={png}", made["html_path"].as_uri())
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    data = png.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    width, height = struct.unpack(">II", data[16:24])
-    assert (width, height) == (1280, 900)
-    assert len(data) > 20_000  # a blank page is a few kB
+def test_big_page_layout_at_1280(big, tmp_path):
+    b = _browser(tmp_path)
+    try:
+        b.open(big["html_path"].as_uri())
+        layout = b.js(
+            "(function(){var d=document.documentElement;return {"
+            "h2: document.querySelector('h2').getBoundingClientRect().top,"
+            "header: document.querySelector('header').getBoundingClientRect().bottom,"
+            "scroll: d.scrollWidth, client: d.clientWidth, height: d.scrollHeight,"
+            "navTop: (window.scrollTo(0, 5000), document.querySelector('nav.toc')"
+            ".getBoundingClientRect().top)};})()"
+        )
+        print(
+            f"\nat 1280x800: first h2 at {layout['h2']:.0f} px, headline ends at "
+            f"{layout['header']:.0f} px, page {layout['height']} px tall"
+        )
+        assert layout["header"] <= 800 and layout["h2"] <= 900  # the headline fits a screen
+        assert layout["scroll"] <= layout["client"]  # no horizontal scroll
+        assert layout["height"] <= 30_000
+        assert layout["navTop"] == 0  # the contents stay at the top while scrolling
+        b.js("window.scrollTo(0, 0)")
+        b.screenshot(tmp_path / "big.png")
+        assert (tmp_path / "big.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    finally:
+        b.close()
 
 
 @pytest.mark.browser
 @browser
-def test_dom_headline_equals_json(made, tmp_path):
-    page = dump_dom(made, tmp_path)
-    assert headline(page) == expected_headline(made["json"])
-    shown = {k: v["text"].strip() for k, v in page.testids.items()}
-    totals = made["json"]["totals"]
-    assert shown["headline-files"] == str(totals["files"])
-    assert shown["headline-uses"] == str(totals["uses"])
-    assert shown["headline-share-mapped"] == f"{totals['conversion_percent']}%"
-    assert shown["headline-min-rocm"] == made["json"]["rocm"]["minimum"]
-    # the script ran: the sortable headers became buttons
-    assert sum(1 for t, _ in page.tags if t == "button") >= 8
+def test_no_chart_label_overlaps_another(big, tmp_path):
+    """Every release the tables know is a point; the drawn labels' boxes never intersect."""
+    from hipport.report.model import known_releases
+    from hipport.tables import load_tables
+
+    b = _browser(tmp_path)
+    try:
+        b.open(big["html_path"].as_uri())
+        # each label's own box (getBBox, before rotation) mapped through its transform to
+        # the screen: four corners of a possibly rotated rectangle
+        boxes = b.js(
+            "Array.prototype.map.call(document.querySelectorAll('#coverage-chart text'),"
+            "function(t){var b=t.getBBox(), m=t.getScreenCTM(), s=t.ownerSVGElement;"
+            "return [t.textContent].concat([[b.x,b.y],[b.x+b.width,b.y],"
+            "[b.x+b.width,b.y+b.height],[b.x,b.y+b.height]].map(function(c){"
+            "var p=s.createSVGPoint(); p.x=c[0]; p.y=c[1]; p=p.matrixTransform(m);"
+            "return [p.x,p.y];}));})"
+        )
+        dots = b.js("document.querySelectorAll('#coverage-chart circle').length")
+    finally:
+        b.close()
+    assert dots == len(known_releases(load_tables()))
+    ticks = [box for box in boxes if re.fullmatch(r"\d+\.\d+\.\d+", box[0])]
+    assert len(ticks) >= dots // 3
+    for i, a in enumerate(boxes):
+        for c in boxes[i + 1 :]:
+            assert not _quads_overlap(a[1:], c[1:]), f"{a[0]!r} overlaps {c[0]!r}"
+
+
+def _quads_overlap(p: list, q: list, slack: float = 0.5) -> bool:
+    """Two convex quadrilaterals intersect unless an edge normal separates them (the
+    separating axis theorem); `slack` px of touching is allowed."""
+    for poly in (p, q):
+        for k in range(4):
+            (x0, y0), (x1, y1) = poly[k], poly[(k + 1) % 4]
+            nx, ny = y1 - y0, x0 - x1
+            norm = (nx * nx + ny * ny) ** 0.5 or 1.0
+            a = [(x * nx + y * ny) / norm for x, y in p]
+            b = [(x * nx + y * ny) / norm for x, y in q]
+            if max(a) <= min(b) + slack or max(b) <= min(a) + slack:
+                return False
+    return True
 
 
 @pytest.mark.browser
 @browser
-def test_no_horizontal_scroll_at_1280(made, tmp_path):
-    page = dump_dom(made, tmp_path, "#layout-check")
-    html_attrs = next(a for t, a in page.tags if t == "html")
-    assert "data-scroll-width" in html_attrs, "the layout probe did not run"
-    assert int(html_attrs["data-scroll-width"]) <= 1280
+def test_search_filters_and_opening(big, tmp_path):
+    data = big["json"]
+    by_api = Counter(f["api"] for f in data["findings"] if f["api"])
+    api, uses = by_api.most_common(1)[0]
+    one_file = next(f["location"]["path"] for f in data["findings"] if f["api"] == api)
+    visible_groups = (
+        "Array.prototype.filter.call(document.querySelectorAll('details.group'),"
+        "function(g){return g.checkVisibility();})"
+    )
+    b = _browser(tmp_path)
+    try:
+        b.open(big["html_path"].as_uri())
+        total = b.js("document.querySelectorAll('details.group').length")
+        # typing an API name leaves its groups only
+        b.type_into("#search", api)
+        names = b.js(
+            visible_groups + ".map(function(g){return g.querySelector('.api').textContent;})"
+        )
+        assert names and set(names) == {api}
+        assert b.js("document.getElementById('filter-count').textContent").startswith(
+            f"{len(names)} of {total}"
+        )
+        # a file's path: the groups with a finding there, opened, showing that file's rows only
+        b.js("var s=document.getElementById('search'); s.value=''; s.focus()")
+        b.page("Input.insertText", {"text": one_file})
+        rows = b.js(
+            "Array.prototype.filter.call(document.querySelectorAll('details.group li[data-path]'),"
+            "function(r){return r.checkVisibility();}).map(function(r){"
+            "return r.getAttribute('data-path');})"
+        )
+        expected = sum(1 for f in data["findings"] if f["location"]["path"] == one_file)
+        assert rows and set(rows) == {one_file} and len(rows) == expected
+        # severity filter (a real <select> change) with an empty search
+        b.js(
+            "var s=document.getElementById('search'); s.value='';"
+            "s.dispatchEvent(new Event('input'));"
+            "var f=document.getElementById('filter-severity'); f.value='warning';"
+            "f.dispatchEvent(new Event('change'))"
+        )
+        severities = b.js(
+            visible_groups + ".map(function(g){return g.getAttribute('data-severity');})"
+        )
+        assert severities and set(severities) == {"warning"}
+        b.js(
+            "var f=document.getElementById('filter-severity'); f.value='';"
+            "f.dispatchEvent(new Event('change'))"
+        )
+        # clicking a group's summary opens it: its locations become visible
+        first = "details.group"
+        assert not b.js(f"document.querySelector('{first}').open")
+        b.click(f"{first} > summary")
+        assert b.js(f"document.querySelector('{first}').open")
+        assert b.js(f"document.querySelector('{first} li[data-path]').checkVisibility()")
+        # the tree: a directory opens to its entries, a file to its findings
+        directory = "#tree > details > ul > li > details.dir"
+        assert b.js(f"document.querySelector('{directory} > ul').checkVisibility()") is False
+        b.click(f"{directory} > summary")
+        assert b.js(f"document.querySelector('{directory} > ul').checkVisibility()")
+        nested = b.js(
+            f"(function(){{var d=document.querySelector('{directory}');"
+            "while(d.querySelector(':scope > ul > li > details.dir'))"
+            "{d.open=true; d=d.querySelector(':scope > ul > li > details.dir');}"
+            "d.open=true; var f=d.querySelector('details.file');"
+            "return f ? f.getAttribute('data-path') : null;})()"
+        )
+        assert nested
+        selector = f'details.file[data-path="{nested}"]'
+        b.click(f"{selector} > summary")
+        shown = b.js(f"document.querySelectorAll('{selector} .findings-list li').length")
+        assert shown == sum(1 for f in data["findings"] if f["location"]["path"] == nested)
+        # a link to a group (#api-...) opens it, and the directories around a file
+        group_id = b.js("document.querySelectorAll('details.group')[5].id")
+        b.open("about:blank")  # a new document, not a same-page fragment change
+        b.open(big["html_path"].as_uri() + "#" + group_id)
+        assert b.js(f"document.getElementById('{group_id}').open")
+        b.open("about:blank")
+        b.open(big["html_path"].as_uri() + "#" + nested)
+        assert b.js(
+            f"(function(){{var f=document.querySelector('{selector}');var ok=f.open;"
+            "for(var d=f.parentElement; d; d=d.parentElement){"
+            "if(d.tagName==='DETAILS' && !d.open){ok=false;}} return ok;})()"
+        )
+    finally:
+        b.close()
+
+
+@pytest.mark.browser
+@browser
+def test_print_hides_the_interactive_parts(big, tmp_path):
+    b = _browser(tmp_path)
+    try:
+        b.open(big["html_path"].as_uri())
+        b.page("Emulation.setEmulatedMedia", {"media": "print"})
+        hidden = b.js(
+            "[getComputedStyle(document.querySelector('nav.toc')).display,"
+            "getComputedStyle(document.getElementById('filters')).display]"
+        )
+        assert hidden == ["none", "none"]
+    finally:
+        b.close()
+
+
+@pytest.mark.browser
+@browser
+def test_small_page_in_the_browser(made, tmp_path):
+    b = _browser(tmp_path)
+    try:
+        b.open(made["html_path"].as_uri())
+        shown = b.js(
+            "(function(){var o={};document.querySelectorAll('[data-testid^=headline-]')"
+            ".forEach(function(e){o[e.getAttribute('data-testid')]=e.textContent.trim();});"
+            "return o;})()"
+        )
+        totals = made["json"]["totals"]
+        assert shown["headline-files"] == str(totals["files"])
+        assert shown["headline-uses"] == str(totals["uses"])
+        assert shown["headline-share-mapped"] == f"{totals['conversion_percent']}%"
+        assert shown["headline-min-rocm"] == made["json"]["rocm"]["minimum"]
+        assert b.js("document.getElementById('filters').hidden") is False  # the script ran
+        width = b.js("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert width[0] <= width[1]  # the long path wraps, no horizontal scroll
+    finally:
+        b.close()
+
+
+def test_the_overlap_check_has_teeth():
+    square = [[0, 0], [10, 0], [10, 10], [0, 10]]
+    assert _quads_overlap(square, [[5, 5], [15, 5], [15, 15], [5, 15]])
+    assert not _quads_overlap(square, [[11, 0], [21, 0], [21, 10], [11, 10]])
+    # two 45-degree rotated boxes whose bounding boxes meet but whose shapes do not
+    diamond = [[5, 0], [10, 5], [5, 10], [0, 5]]
+    assert not _quads_overlap(diamond, [[12, 3], [17, 8], [12, 13], [7, 8]])
