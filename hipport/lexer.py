@@ -4,15 +4,26 @@ Raw tokenization of the main file: every `#if`/`#else` arm is seen, nothing is
 preprocessed, no header is read. Offsets are byte offsets into the source as given;
 token text is sliced from those bytes (never from libclang's spelling, which is not
 reliable for non-UTF-8 bytes).
+
+No parse: `clang_tokenize` re-lexes a range of the buffer in raw mode, so its tokens do
+not depend on what the translation unit's parse made of the code. The source is handed to
+libclang behind `#if 0` lines (`_wrap`), so the parse only skips one conditional block
+(linear in the size, whatever the code is), and the token range starts after those lines
+and ends at the end of the buffer, which is the end of the source: everything the raw lexer
+does at the end of a file (an unterminated comment or string, a trailing backslash) is what
+it does on the file alone. One translation unit per process is reparsed for every file
+(`_Parser`), which skips the compiler driver's set-up that a fresh parse pays per file.
 """
 
 from __future__ import annotations
 
+import gc
 import re
 from bisect import bisect_right
 from ctypes import POINTER, byref, c_uint, cast, sizeof
 from functools import cache, partial
-from operator import add, le
+from itertools import accumulate, repeat
+from operator import add, le, methodcaller
 from typing import NamedTuple
 
 from clang import cindex
@@ -33,6 +44,7 @@ TRIGGERS = re.compile(rb"cu|CU|Cu|<<<|__|nvrtc|NVRTC|asm|#\s*include|cudnn|dim3|
 # The virtual file name the source is parsed under: a directory that does not exist, so
 # that clang never reads a real header next to it (tokens need none).
 _VIRTUAL_NAME = "/nonexistent-hipport-dir/input.cpp"
+# The language options decide which identifiers are keywords: C++17, as always.
 _ARGS = (
     "-x",
     "c++",
@@ -43,21 +55,92 @@ _ARGS = (
     "-Wno-everything",
     "-ferror-limit=1",
 )
-_OPTIONS = (
+# The trivial parse needs no predefined macros either (they are a quarter of its set-up).
+_WRAPPED_ARGS = (*_ARGS, "-undef")
+# The full declaration parse the lexer used to run (kept for `lex_by_full_parse`).
+_FULL_PARSE_OPTIONS = (
     cindex.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES | cindex.TranslationUnit.PARSE_INCOMPLETE
 )
 MAX_BYTES = 64 * 1024 * 1024
+_BOM = b"\xef\xbb\xbf"
+# One skipped-conditional line; CRLF so that a source starting with \r or \n keeps its own
+# line breaks (clang counts the pairs \r\n and \n\r as one).
+_SKIP_LINE = b"#if 0\r\n"
 
 
-class Token(NamedTuple):
-    """One token; `start`/`end` are byte offsets, `line`/`column` 1-based (column in bytes)."""
-
+class _Fields(NamedTuple):
     kind: str
     text: str
     start: int
     end: int
+    where: _Lines | _At
+
+
+class Token(_Fields):
+    """One token: `kind`, `text`, `start`/`end` (byte offsets), and `line`/`column`
+    (1-based, column in bytes), which are looked up from the file's line starts when asked
+    for (few tokens ever are: a finding's or a use's position)."""
+
+    __slots__ = ()
+
+    def __new__(cls, kind: str, text: str, start: int, end: int, line: int, column: int) -> Token:  # noqa: PLR0913
+        return _Fields.__new__(cls, kind, text, start, end, _At(line, column))
+
+    @property
+    def line(self) -> int:
+        return self.where.position(self.start)[0]
+
+    @property
+    def column(self) -> int:
+        return self.where.position(self.start)[1]
+
+    def __getnewargs__(self) -> tuple[str, str, int, int, int, int]:  # type: ignore[override]
+        return (self.kind, self.text, self.start, self.end, self.line, self.column)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Token):
+            return NotImplemented
+        return self[:4] == other[:4] and (
+            self.where is other.where
+            or self.where.position(self.start) == other.where.position(other.start)
+        )
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(self[:4])
+
+    def __repr__(self) -> str:
+        return (
+            f"Token(kind={self.kind!r}, text={self.text!r}, start={self.start}, "
+            f"end={self.end}, line={self.line}, column={self.column})"
+        )
+
+
+class _Lines:
+    """The line starts of one source as clang counts lines, shared by all its tokens."""
+
+    __slots__ = ("starts",)
+
+    def __init__(self, starts: list[int]) -> None:
+        self.starts = starts
+
+    def position(self, offset: int) -> tuple[int, int]:
+        starts = self.starts
+        line = bisect_right(starts, offset)
+        return line, offset - starts[line - 1] + 1
+
+
+class _At(NamedTuple):
+    """A position given outright (a Token built by hand)."""
+
     line: int
     column: int
+
+    def position(self, offset: int) -> tuple[int, int]:  # noqa: ARG002 (the _Lines protocol)
+        return self.line, self.column
 
 
 class LexError(Exception):
@@ -81,37 +164,109 @@ def decode(data: bytes) -> str:
 
 def lex(source: bytes, path: str = "<input>") -> list[Token]:
     """Tokenize `source` (the whole file, every preprocessor arm). Raises LexError."""
+    _admit(source, path)
     if not source:
         return []
-    if len(source) > MAX_BYTES:
-        raise LexError(f"{path}: file too large to tokenize ({len(source)} bytes)")
-    if b"\0" in source:
-        raise LexError(f"{path}: file holds NUL bytes (binary?)")
-    return _tokens(_parse(source, path), source)
+    wrapped = _wrap(source)
+    tu = _PARSER.parse(wrapped.buffer, path)
+    return _tokens(tu, wrapped, source)
 
 
-def _parse(source: bytes, path: str) -> cindex.TranslationUnit:
+def lex_by_full_parse(source: bytes, path: str = "<input>") -> list[Token]:
+    """`lex` as it was done before: a declaration parse of the source itself, every token
+    read through the documented libclang calls. Slow (the parse can grow quadratically);
+    kept as the reference the tests compare `lex` with."""
+    _admit(source, path)
+    if not source:
+        return []
     try:
-        return cindex.TranslationUnit.from_source(
+        tu = cindex.TranslationUnit.from_source(
             _VIRTUAL_NAME,
             list(_ARGS),
             unsaved_files=[(_VIRTUAL_NAME, source)],
-            options=_OPTIONS,
+            options=_FULL_PARSE_OPTIONS,
             index=_index(),
         )
     except cindex.TranslationUnitLoadError as exc:
         raise LexError(f"{path}: libclang could not load the file: {exc}") from None
+    return _tokens(tu, _Wrapped(source, 0, 0, 0), source, fast=False)
 
 
-def _tokens(tu: cindex.TranslationUnit, source: bytes, fast: bool = True) -> list[Token]:
-    """The main file's tokens; `fast=False` takes only the documented libclang calls."""
+def _admit(source: bytes, path: str) -> None:
+    if len(source) > MAX_BYTES:
+        raise LexError(f"{path}: file too large to tokenize ({len(source)} bytes)")
+    if b"\0" in source:
+        raise LexError(f"{path}: file holds NUL bytes (binary?)")
+
+
+class _Wrapped(NamedTuple):
+    """The buffer libclang gets: `lines` skip lines (`body_at` bytes), then the source
+    without its UTF-8 byte order mark (`bom` bytes, which clang skips only at the very
+    start of a buffer)."""
+
+    buffer: bytes
+    body_at: int
+    lines: int
+    bom: int
+
+
+def _wrap(source: bytes) -> _Wrapped:
+    bom = len(_BOM) if source.startswith(_BOM) else 0
+    body = memoryview(source)[bom:]
+    # Each `#endif` of the source's own that has no `#if` (one spelled across a
+    # backslash-newline too) closes one skip line. With two more skip lines than there can
+    # be such `#endif`s, the innermost that stays open is nested in the outermost, so that
+    # an `#else` or `#elif` after them is skipped too, and the outermost is never closed.
+    depth = 2 + source.count(b"endif") + source.count(b"\\")
+    prefix = _SKIP_LINE * depth
+    return _Wrapped(b"".join((prefix, body)), len(prefix), depth, bom)
+
+
+class _Parser:
+    """One translation unit, reparsed for each buffer (a fresh parse per file would run
+    the compiler driver's set-up each time: twice the cost of the trivial parse)."""
+
+    def __init__(self) -> None:
+        self._tu: cindex.TranslationUnit | None = None
+
+    def parse(self, buffer: bytes, path: str) -> cindex.TranslationUnit:
+        tu = self._tu
+        if tu is not None:
+            files = (cindex._CXUnsavedFile * 1)()  # noqa: SLF001 (the bindings' own struct)
+            files[0].name = _VIRTUAL_NAME.encode()
+            files[0].contents = buffer
+            files[0].length = len(buffer)
+            if cindex.conf.lib.clang_reparseTranslationUnit(tu, 1, files, 0) == 0:
+                return tu
+            self._tu = None  # libclang says a unit that failed to reparse is unusable
+        try:
+            tu = cindex.TranslationUnit.from_source(
+                _VIRTUAL_NAME,
+                list(_WRAPPED_ARGS),
+                unsaved_files=[(_VIRTUAL_NAME, buffer)],
+                options=0,
+                index=_index(),
+            )
+        except cindex.TranslationUnitLoadError as exc:
+            raise LexError(f"{path}: libclang could not load the file: {exc}") from None
+        self._tu = tu
+        return tu
+
+
+_PARSER = _Parser()
+
+
+def _tokens(
+    tu: cindex.TranslationUnit, wrapped: _Wrapped, source: bytes, fast: bool = True
+) -> list[Token]:
+    """The source's tokens; `fast=False` takes only the documented libclang calls."""
     lib = cindex.conf.lib
     try:
         file = tu.get_file(_VIRTUAL_NAME)
     except Exception:  # noqa: BLE001 (libclang's bindings raise bare Exception here)
         raise LexError("libclang lost the main file") from None
-    begin = lib.clang_getLocationForOffset(tu, file, 0)
-    end = lib.clang_getLocationForOffset(tu, file, len(source))
+    begin = lib.clang_getLocationForOffset(tu, file, wrapped.body_at)
+    end = lib.clang_getLocationForOffset(tu, file, len(wrapped.buffer))
     extent = lib.clang_getRange(begin, end)
     memory = POINTER(cindex.Token)()
     count = c_uint()
@@ -119,14 +274,20 @@ def _tokens(tu: cindex.TranslationUnit, source: bytes, fast: bool = True) -> lis
     n = count.value
     if n == 0:
         return []
+    # Millions of new tuples, no cycle among them: the cyclic collector would only walk
+    # them again and again while they are made.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        tokens = _fast_convert(lib, tu, memory, n, source) if fast else None
+        tokens = _fast_convert(lib, tu, memory, n, wrapped, source) if fast else None
         if tokens is not None:
             return tokens
         array = cast(memory, POINTER(cindex.Token * n)).contents
-        return _convert(lib, tu, array, source)
+        return _convert(lib, tu, array, wrapped, source)
     finally:
         lib.clang_disposeTokens(tu, memory, count)
+        if collecting:
+            gc.enable()
 
 
 # CXToken is {unsigned int_data[4]; void *ptr_data}: int_data[0] the kind, [1] the raw
@@ -138,11 +299,13 @@ _LAYOUT_OK = (
 )
 # Tokens per file compared with the documented path (besides the first and the last).
 _SAMPLE = 8
+_new_token = partial(tuple.__new__, Token)
 # Clang's line breaks: \n, \r, and the pairs \r\n and \n\r counted once.
 _CLANG_NEWLINE = re.compile(rb"\r\n|\n\r|\r|\n")
+_END = methodcaller("end")
 
 
-def _fast_convert(lib, tu, memory, n: int, source: bytes) -> list[Token] | None:  # noqa: ANN001
+def _fast_convert(lib, tu, memory, n: int, wrapped: _Wrapped, source: bytes) -> list[Token] | None:  # noqa: ANN001
     """Tokens read straight from the CXToken array (kind, raw location, length): one
     libclang call per file instead of six per token, which was most of the lexing time.
     None when anything does not match the documented path, which the caller then takes."""
@@ -158,35 +321,30 @@ def _fast_convert(lib, tu, memory, n: int, source: bytes) -> list[Token] | None:
     lib.clang_getInstantiationLocation(
         lib.clang_getTokenLocation(tu, memory[0]), byref(f), None, None, byref(off)
     )
-    base = locs[0] - off.value
-    starts = [loc - base for loc in locs]
+    # raw location - shift = offset in the source
+    shift = locs[0] - off.value + wrapped.body_at - wrapped.bom
+    starts = list(map((-shift).__add__, locs))
     ends = list(map(add, starts, lengths))
     # Structure: known kinds, inside the file, in order and never overlapping (a macro
     # location or another file's would land outside or out of order).
     if (
         max(kind_ids) >= len(_KINDS)
-        or starts[0] < 0
+        or starts[0] < wrapped.bom
         or ends[-1] > len(source)
         or not all(map(le, ends[:-1], starts[1:]))
     ):
         return None
-    lines_at = _clang_line_starts(source)
-    lines = list(map(partial(bisect_right, lines_at), starts))
-    columns = [s - lines_at[line - 1] + 1 for s, line in zip(starts, lines, strict=True)]
+    where = _Lines(_clang_line_starts(source))
     spans = map(slice, starts, ends)
     if source.isascii():
         texts = list(map(source.decode("ascii").__getitem__, spans))
     else:
         texts = [decode(b) for b in map(source.__getitem__, spans)]
-    kinds = list(map(_KINDS.__getitem__, kind_ids))
-    out = list(
-        map(
-            partial(tuple.__new__, Token),
-            zip(kinds, texts, starts, ends, lines, columns, strict=True),
-        )
-    )
+    kinds = map(_KINDS.__getitem__, kind_ids)
+    out = list(map(_new_token, zip(kinds, texts, starts, ends, repeat(where))))
     sample = sorted({0, n - 1, *range(0, n, max(1, n // _SAMPLE))})
-    if _convert(lib, tu, [memory[i] for i in sample], source) != [out[i] for i in sample]:
+    documented = _convert(lib, tu, [memory[i] for i in sample], wrapped, source)
+    if documented != [out[i] for i in sample]:
         return None
     return out
 
@@ -195,10 +353,13 @@ def _clang_line_starts(source: bytes) -> list[int]:
     """line_starts() as clang counts lines (it also breaks at a lone \r)."""
     if b"\r" not in source:
         return line_starts(source)
-    return [0, *(m.end() for m in _CLANG_NEWLINE.finditer(source))]
+    return [0, *map(_END, _CLANG_NEWLINE.finditer(source))]
 
 
-def _convert(lib, tu, array, source: bytes) -> list[Token]:  # noqa: ANN001 (ctypes objects)
+def _convert(lib, tu, array, wrapped: _Wrapped, source: bytes) -> list[Token]:  # noqa: ANN001 (ctypes objects)
+    """Tokens through the documented calls, their buffer positions mapped to the source's:
+    offsets past the skip lines, lines after them, and on the first line the columns of
+    the byte order mark that was dropped."""
     get_kind = lib.clang_getTokenKind
     get_extent = lib.clang_getTokenExtent
     range_start = lib.clang_getRangeStart
@@ -208,6 +369,8 @@ def _convert(lib, tu, array, source: bytes) -> list[Token]:  # noqa: ANN001 (cty
     line, col, off, eoff = c_uint(), c_uint(), c_uint(), c_uint()
     r_f, r_line, r_col, r_off, r_eoff = byref(f), byref(line), byref(col), byref(off), byref(eoff)
     kinds = _KINDS
+    shift = wrapped.body_at - wrapped.bom
+    first_line = wrapped.lines + 1
     out: list[Token] = []
     append = out.append
     ascii_ok = source.isascii()
@@ -215,19 +378,17 @@ def _convert(lib, tu, array, source: bytes) -> list[Token]:  # noqa: ANN001 (cty
         ext = get_extent(tu, tok)
         where(range_start(ext), r_f, r_line, r_col, r_off)
         where(range_end(ext), r_f, None, None, r_eoff)
-        s, e = off.value, eoff.value
+        s, e = off.value - shift, eoff.value - shift
         raw = source[s:e]
         text = raw.decode("ascii") if ascii_ok else decode(raw)
-        append(Token(kinds[get_kind(tok)], text, s, e, line.value, col.value))
+        n_line = line.value
+        column = col.value + wrapped.bom if n_line == first_line else col.value
+        append(Token(kinds[get_kind(tok)], text, s, e, n_line - wrapped.lines, column))
     return out
 
 
 def line_starts(source: bytes) -> list[int]:
     """Byte offset of the start of every line (for offset -> line/column)."""
-    starts = [0]
-    find = source.find
-    pos = find(b"\n")
-    while pos != -1:
-        starts.append(pos + 1)
-        pos = find(b"\n", pos + 1)
+    starts = list(accumulate(map((1).__add__, map(len, source.split(b"\n"))), initial=0))
+    starts.pop()  # the offset one past the end
     return starts

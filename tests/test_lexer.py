@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pickle
+import sys
+from pathlib import Path
+
 import pytest
 
 from hipport.lexer import (
@@ -11,7 +15,9 @@ from hipport.lexer import (
     LITERAL,
     PUNCTUATION,
     LexError,
+    Token,
     lex,
+    lex_by_full_parse,
     line_starts,
     might_need_translation,
 )
@@ -124,17 +130,79 @@ _EDGE_CASES = [
 ]
 
 
-def _case_sources() -> list[bytes]:
-    from pathlib import Path
+_EDGE_CASES += [
+    b"#endif\ncudaFree(p);\n#else\nint a;\n#elif 1\nint b;\n#endif\n#endif\nint c;\n",
+    b"#\\\nendif\n# /* c */ endif\nint d; #endif\n",
+    b"\rint a;\n",  # a first line break that would pair with the one before it
+    b"\n\rint a;\r",
+    b"\xef\xbb\xbf",  # only a byte order mark
+    b"\xef\xbb\xbf\rint a;",
+    b"\xef\xbb\xbf\xef\xbb\xbfint a;",  # a second mark is not skipped
+    b"int a; /* unterminated at the end",
+    b"int a; // a comment ending in a backslash \\",
+    b"int a = 1 \\",  # a backslash as the last byte
+    b"int a = 1 \\  ",  # a backslash and spaces at the end: no line splice
+    b"int a = 1 \\  \n  + 2;",  # backslash, spaces, newline: a splice
+    b"char c = 'x",
+    b'auto s = R"x(unterminated raw',
+    b"x = 1;" * 2000,  # one long line (the full parse of more would take minutes)
+    b"?" + b"?/\nint t;\n",  # a trigraph splice (off in C++17)
+    b"@interface X @end __is_pod __is_same(int, int) typeof(x) co_await\n",
+]
 
+
+def _source_files() -> list[Path]:
+    """Every source in the test corpus, the test cases and the examples."""
     root = Path(__file__).parent
-    files = sorted(
-        p
-        for d in ("corpus", "cases/engine", "cases/hazards")
-        for p in (root / d).rglob("*")
-        if p.suffix in (".cu", ".cuh")
-    )
-    return [p.read_bytes() for p in files] + _EDGE_CASES
+    dirs = [root / "corpus", root / "cases", root.parent / "examples"]
+    return sorted(p for d in dirs for p in d.rglob("*") if p.suffix in _SUFFIXES and p.is_file())
+
+
+_SUFFIXES = {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".inl", ".inc"}
+
+
+def _case_sources() -> list[bytes]:
+    return [p.read_bytes() for p in _source_files()] + _EDGE_CASES
+
+
+def _fields(tokens: list[Token]) -> list[tuple]:
+    return [(t.kind, t.text, t.start, t.end, t.line, t.column) for t in tokens]
+
+
+@pytest.fixture(scope="module")
+def bench_sources(tmp_path_factory: pytest.TempPathFactory) -> list[bytes]:
+    """A small copy of the benchmark's generated corpus (bench/generate.py)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    from generate import generate
+
+    out = tmp_path_factory.mktemp("bench-corpus")
+    generate(out, files=120, with_corpus=False, seed=7)
+    return [p.read_bytes() for p in sorted(out.rglob("*")) if p.suffix in _SUFFIXES]
+
+
+def test_lex_equals_the_full_parse_on_every_corpus_file(bench_sources: list[bytes]) -> None:
+    """The trivial parse (`#if 0` lines before the source) gives, byte for byte, the tokens
+    of the declaration parse with every token read through the documented calls."""
+    sources = [s for s in _case_sources() + bench_sources if b"\0" not in s]
+    assert len(sources) > 450
+    for source in sources:
+        assert _fields(lex(source)) == _fields(lex_by_full_parse(source)), source[:200]
+
+
+def test_the_parse_sees_none_of_the_code() -> None:
+    """The unit libclang parses holds no declaration, even when the source closes more
+    conditionals than it opens (so the cost cannot grow with what the code declares)."""
+    from hipport import lexer
+
+    for source in (
+        b"int f(int);\n" * 50,
+        b"#endif\n#endif\nint g();\n#else\nint h();\n#elif 1\nint k();\n",
+        b"#\\\nendif\nint m();\n",
+    ):
+        lex(source)
+        tu = lexer._PARSER._tu
+        assert tu is not None
+        assert list(tu.cursor.get_children()) == [], source
 
 
 def test_fast_tokens_equal_documented_path(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -143,23 +211,42 @@ def test_fast_tokens_equal_documented_path(monkeypatch: pytest.MonkeyPatch) -> N
     convert = lexer._convert
     fallbacks = []
 
-    def counting(lib, tu, array, source):  # noqa: ANN001, ANN202
-        out = convert(lib, tu, array, source)
+    def counting(lib, tu, array, wrapped, source):  # noqa: ANN001, ANN202
+        out = convert(lib, tu, array, wrapped, source)
         fallbacks.append(len(out))
         return out
 
     sources = [s for s in _case_sources() if s and b"\0" not in s]
     assert len(sources) > 300
     for source in sources:
-        tu = lexer._parse(source, "<test>")
-        slow = lexer._tokens(tu, source, fast=False)
+        wrapped = lexer._wrap(source)
+        tu = lexer._PARSER.parse(wrapped.buffer, "<test>")
+        slow = lexer._tokens(tu, wrapped, source, fast=False)
         monkeypatch.setattr(lexer, "_convert", counting)
         fallbacks.clear()
-        fast = lexer._tokens(tu, source)
+        fast = lexer._tokens(tu, wrapped, source)
         monkeypatch.setattr(lexer, "_convert", convert)
-        assert fast == slow, source[:200]
+        assert _fields(fast) == _fields(slow), source[:200]
         # only the validation sample went through the documented path, not every token
         assert sum(fallbacks) <= 2 * lexer._SAMPLE + 2 or len(slow) <= 2 * lexer._SAMPLE + 2
+
+
+def test_token_api() -> None:
+    """What the rules use: fields by name and index, line/column on demand, equality,
+    hashing and pickling, and a Token built by hand."""
+    source = b"int a;\r\n  cudaFree(p);\n"
+    tok = next(t for t in lex(source) if t.text == "cudaFree")
+    assert (tok.kind, tok.text, tok.start, tok.end) == (IDENTIFIER, "cudaFree", 10, 18)
+    assert (tok[0], tok[1], tok[2], tok[3]) == (tok.kind, tok.text, tok.start, tok.end)
+    assert (tok.line, tok.column) == (2, 3)
+    by_hand = Token(IDENTIFIER, "cudaFree", 10, 18, 2, 3)
+    assert by_hand == tok and hash(by_hand) == hash(tok) and not by_hand != tok
+    assert Token(IDENTIFIER, "cudaFree", 10, 18, 2, 4) != tok
+    assert pickle.loads(pickle.dumps(tok)) == tok
+    assert repr(tok) == (
+        "Token(kind='identifier', text='cudaFree', start=10, end=18, line=2, column=3)"
+    )
+    assert lex(source) == lex(source)
 
 
 def test_fast_path_falls_back_when_the_layout_does_not_match(
