@@ -8,7 +8,7 @@ import json
 import pytest
 
 from hipport.baseline import BASELINE_NAME, Baseline, BaselineError, compare, find_baseline
-from tests.test_report_helpers import report_of
+from tests.report_support import report_of
 
 HEAD = "#include <cuda_runtime.h>\n"
 BAD = "cudaDeviceFlushGPUDirectRDMAWrites(t, s);"

@@ -11,7 +11,7 @@ import pytest
 from hipport.engine import EngineOptions
 from hipport.findings import RULES
 from hipport.target import Target, Version
-from tests.test_report_helpers import codes, report_of
+from tests.report_support import codes, report_of
 
 HEAD = "#include <cuda_runtime.h>\n"
 

@@ -1,7 +1,9 @@
-"""CUDA-in / HIP-out pairs, grouped by rule: tests/cases/engine/<group>/<name>.cu with
-<name>.hip.expected, optional <name>.target.json (Target fields, plus "options" for
-EngineOptions fields and "path" for the file name) and <name>.findings.txt (one
-`CODE api` per line; without the file, the pair must produce no finding at all)."""
+"""CUDA-in / HIP-out pairs, grouped by rule module: tests/cases/engine/<rule>/[<group>/]
+<name>.cu (rename/runtime/, includes/, launch/, arguments/, unknown/, ...; the groups that
+are no one rule's, such as context/ or options/, pin the pipeline) with <name>.hip.expected,
+optional <name>.target.json (Target fields, plus "options" for EngineOptions fields and
+"path" for the file name) and <name>.findings.txt (one `CODE api` per line; without the
+file, the pair must produce no finding at all)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from hipport.catalogue import REWRITE_ORDER
 from hipport.engine import EngineOptions, translate_source
 from hipport.target import Target
 
@@ -20,7 +23,11 @@ ENGINE_CODES = frozenset(f"HIP{n:03d}" for n in (*range(1, 14), *range(20, 30)))
 
 
 def pair_paths() -> list[Path]:
-    return sorted(CASES.glob("*/*.cu"))
+    return sorted(CASES.rglob("*.cu"))
+
+
+def pair_id(path: Path) -> str:
+    return path.relative_to(CASES).with_suffix("").as_posix()
 
 
 def load_case(path: Path) -> tuple[bytes, bytes, Target, EngineOptions, str, list[str] | None]:
@@ -58,7 +65,7 @@ def diff(expected: bytes, actual: bytes, name: str) -> str:
     return "".join(lines)
 
 
-@pytest.mark.parametrize("path", pair_paths(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", pair_paths(), ids=pair_id)
 def test_pair(path: Path) -> None:
     source, expected, target, options, name, findings = load_case(path)
     result = translate_source(source, name, target, options)
@@ -70,3 +77,9 @@ def test_pair(path: Path) -> None:
 
 def test_enough_pairs() -> None:
     assert len(pair_paths()) >= 220
+
+
+def test_every_rewrite_rule_has_its_pairs() -> None:
+    for module in REWRITE_ORDER:
+        rule_dir = CASES / module.removeprefix("rules.")
+        assert list(rule_dir.rglob("*.cu")), f"no pairs for {module} in {rule_dir}"

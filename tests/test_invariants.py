@@ -21,7 +21,7 @@ from hipport.lexer import lex
 from hipport.target import Target
 
 CASES = Path(__file__).parent / "cases" / "engine"
-PAIRS = sorted(CASES.glob("*/*.cu"))
+PAIRS = sorted(CASES.rglob("*.cu"))
 TARGETS = [
     Target(),
     Target(rocm="5.2", launch_syntax="hip"),
@@ -85,7 +85,7 @@ def check_all(source: bytes, target: Target, path: str = "m.cu") -> TranslationR
     return once
 
 
-@pytest.mark.parametrize("path", PAIRS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", PAIRS, ids=lambda p: p.relative_to(CASES).as_posix())
 def test_pair_invariants(path: Path) -> None:
     source = path.read_bytes()
     target = _target(path)

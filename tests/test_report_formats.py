@@ -15,7 +15,7 @@ from hipport.findings import Finding, Location, Severity
 from hipport.report import FORMATS, FormatUnavailable, RenderOptions, render
 from hipport.report.github import annotation, escape_data, escape_property
 from tests.conftest import ROOT, SHARED_DATA
-from tests.test_report_helpers import report_of
+from tests.report_support import report_of
 
 HEAD = "#include <cuda_runtime.h>\n"
 SRC = (
@@ -75,7 +75,7 @@ def test_sarif_is_valid_and_fit_for_code_scanning(report):
 
 def test_sarif_original_uri_base_for_an_absolute_root(tmp_path):
     from hipport.report.model import build_report
-    from tests.test_report_helpers import translate
+    from tests.report_support import translate
 
     report = build_report([translate(SRC, "a.cu")], root=str(tmp_path))
     run = json.loads(render(report, "sarif"))["runs"][0]

@@ -11,7 +11,7 @@ import pytest
 from hipport.report.model import Selection, build_report, known_releases
 from hipport.target import Target, Version
 from tests.conftest import ROOT
-from tests.test_report_helpers import codes, report_of, translate
+from tests.report_support import codes, report_of, translate
 
 HEAD = "#include <cuda_runtime.h>\n"
 LIMIT = HEAD + "void f(){ cudaMalloc(&p, n); cudaDeviceSetLimit(cudaLimitStackSize, 1); }\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hipport.suppressions import FILE, LINE, NEXT_LINE, comments, parse
-from tests.test_report_helpers import codes, report_of
+from tests.report_support import codes, report_of
 
 HEAD = "#include <cuda_runtime.h>\n"
 BAD = "cudaDeviceFlushGPUDirectRDMAWrites(t, s);"  # HIP001

@@ -1,5 +1,6 @@
-"""Helpers the check/report tests share (no tests here): sources through the engine into a
-Report."""
+"""Helpers the check and report tests share: sources through the engine into a Report.
+A support module, not a test file (like reliability_support.py), so pytest collects
+nothing here."""
 
 from __future__ import annotations
 
