@@ -711,11 +711,28 @@ MISSING_DEFAULT_ARGUMENT = RuleInfo(
 )
 
 
+CUDA_NAMESPACE = RuleInfo(
+    "HIP022",
+    "cuda-namespace-unsupported",
+    Severity.ERROR,
+    "A CUDA C++ namespace with no HIP counterpart (libcu++'s cuda::, cuda::std::, nvtx3::).",
+    "HIP has no libcu++ and no NVTX C++ API: every use of the namespace stays as it is and "
+    "the translated file does not build until it is replaced.",
+    "cuda::std::atomic<int> counter;\ncuda::barrier<cuda::thread_scope_block> bar;",
+    "Use the std:: facility (std::atomic, std::complex, ...), HIP's own atomics and "
+    "__syncthreads(), or rocPRIM/hipCUB; the finding's hint names the usual replacement.",
+    module="rules.namespaces",
+)
+
+
 # --------------------------------------------------------------------------- the index
 
 # The rewrite rules, in the order the engine runs them (earlier edits win overlaps).
+# rules.types comes first: its roc-mode type names win over the plain renames.
 REWRITE_ORDER: tuple[str, ...] = (
+    "rules.types",
     "rules.rename",
+    "rules.namespaces",
     "rules.includes",
     "rules.launch",
     "rules.arguments",

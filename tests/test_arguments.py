@@ -86,15 +86,33 @@ def test_a_rewrite_follows_the_function_it_was_written_for():
 
 
 NVCC = shutil.which("nvcc") or "/usr/local/bin/nvcc"
-TOOLKIT_HEADERS = ("<cuda_runtime.h>", "<cuda.h>")
+TOOLKIT_HEADERS = (
+    "<cuda_runtime.h>",
+    "<cuda.h>",
+    "<cub/",
+    "<thrust/",
+    "<cooperative_groups.h>",
+    "<cuda/std/",
+    "<library_types.h>",
+    "<cuda_fp16.h>",
+)
 
 
 def _nvcc_cases() -> list[Path]:
+    """The pair inputs of the argument, namespace, type and kernel-name launch cases that
+    include only headers the CUDA toolkit ships (the older launch cases are fragments)."""
     out = []
-    for path in sorted(CASES.glob("*.cu")) + sorted(CASES.parent.glob("namespaces/*.cu")):
-        includes = [line for line in path.read_text().splitlines() if line.startswith("#include")]
-        if all(any(h in line for h in TOOLKIT_HEADERS) for line in includes):
-            out.append(path)
+    for group, stems in (
+        ("arguments", "*"),
+        ("namespaces", "*"),
+        ("types", "*"),
+        ("launches", "kernel_name_*"),
+    ):
+        for path in sorted((CASES.parent / group).glob(f"{stems}.cu")):
+            text = path.read_text().splitlines()
+            includes = [line for line in text if line.startswith("#include")]
+            if all(any(h in line for h in TOOLKIT_HEADERS) for line in includes):
+                out.append(path)
     return out
 
 
@@ -110,5 +128,41 @@ def test_runtime_inputs_compile_with_nvcc(path, tmp_path):
         capture_output=True,
         text=True,
         timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+HIPCC = shutil.which("hipcc")
+
+
+def _hipcc_cases() -> list[Path]:
+    """The expected outputs of the cases above that include only HIP runtime headers and
+    keep no name unported (no HIP001/HIP002 finding)."""
+    out = []
+    for path in _nvcc_cases():
+        expected = path.with_suffix(".hip.expected")
+        findings = path.with_suffix(".findings.txt")
+        if findings.exists() and "HIP00" in findings.read_text():
+            continue
+        text = expected.read_text().splitlines()
+        includes = [line for line in text if line.startswith("#include")]
+        if "_skipped" not in path.stem and all("hip/hip_runtime" in i for i in includes):
+            out.append(expected)
+    return out
+
+
+@pytest.mark.hipcc
+@pytest.mark.skipif(HIPCC is None, reason="hipcc not installed")
+@pytest.mark.parametrize("path", _hipcc_cases(), ids=lambda p: p.name.split(".")[0])
+def test_runtime_outputs_compile_with_hipcc(path, tmp_path):
+    """The rewritten calls and launches build with HIP 5.2 (Debian's hipcc)."""
+    source = tmp_path / "x.hip"
+    source.write_bytes(path.read_bytes())
+    done = subprocess.run(
+        [HIPCC, "-fsyntax-only", "-x", "hip", str(source)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**__import__("os").environ, "HIP_PLATFORM": "amd"},
     )
     assert done.returncode == 0, done.stderr

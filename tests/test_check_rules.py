@@ -145,6 +145,14 @@ CASES = [
         None,
     ),
     (
+        "HIP022",
+        "a.cu",
+        HEAD + "__device__ cuda::std::size_t n;\n",
+        HEAD + "namespace cuda { using size_t = unsigned long; }\n__device__ cuda::size_t n;\n",
+        Target(),
+        None,
+    ),
+    (
         "HIP013",
         "a.cu",
         HEAD + "__global__ void k(){}\n",

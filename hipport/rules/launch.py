@@ -1,15 +1,19 @@
 """Kernel launches: `<<<...>>>` is kept by default (HIP accepts it). With
 `Target.launch_syntax == "hip"`, `k<<<g, b[, shm[, s]]>>>(args)` becomes
-`hipLaunchKernelGGL(k, dim3(g), dim3(b), shm, s, args)`, template kernels are wrapped in
-`HIP_KERNEL_NAME(...)`. Only the bytes between the pieces change, so renames inside the
-configuration or the arguments still apply, and comments and line breaks survive."""
+`hipLaunchKernelGGL(k, dim3(g), dim3(b), shm, s, args)`; a kernel that is not a plain
+identifier (template arguments, a qualified name, a macro) is wrapped in
+`HIP_KERNEL_NAME(...)`, and a configuration argument that is already a `dim3(...)`
+expression is kept as written. Launches in macro bodies and in every #if arm
+are rewritten the same way (tokens see all arms). Only the bytes between the pieces
+change, so renames inside the configuration or the arguments still apply, and comments and
+line breaks survive."""
 
 from __future__ import annotations
 
 from hipport.catalogue import NEEDS_HUMAN
 from hipport.edits import Edit
 from hipport.findings import Finding
-from hipport.lexer import COMMENT, IDENTIFIER, Token
+from hipport.lexer import COMMENT, IDENTIFIER, PUNCTUATION, Token
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.tokens import (
     code_range,
@@ -35,14 +39,16 @@ class LaunchRule:
         edits: list[Edit] = []
         findings: list[Finding] = []
         tokens = ctx.tokens
-        for i, tok in enumerate(tokens):
-            if tok.text == "<<" and is_launch_open(tokens, i):
+        code = ctx.code
+        for k in code.indices(("<<",), (PUNCTUATION,)):
+            i = code.orig[k]
+            if is_launch_open(tokens, i):
                 self._launch(ctx, i, edits, findings)
         return RuleResult(edits, findings)
 
     def _launch(self, ctx: Context, i: int, edits: list[Edit], findings: list[Finding]) -> None:
         tokens = ctx.tokens
-        parts = _parse(tokens, i)
+        parts = _parse(ctx, i)
         if isinstance(parts, str):
             findings.append(
                 ctx.finding(
@@ -56,7 +62,7 @@ class LaunchRule:
                 )
             )
             return
-        name_start, name_end, template, config, lparen, rparen = parts
+        name_start, name_end, wrap, config, lparen, rparen = parts
         if not _confirmed(ctx, i, tokens[name_start].start, tokens[i].start):
             findings.append(
                 ctx.finding(
@@ -73,11 +79,11 @@ class LaunchRule:
             return
         src = ctx.source
         new: list[tuple[int, int, str]] = []
-        head = "hipLaunchKernelGGL(" + ("HIP_KERNEL_NAME(" if template else "")
+        head = "hipLaunchKernelGGL(" + ("HIP_KERNEL_NAME(" if wrap else "")
         new.append((tokens[name_start].start, tokens[name_start].start, head))
         pieces = [", dim3(", "), dim3(", "), ", ", "]
         prev_end = tokens[name_end - 1].end
-        close_tail = ")" if template else ""
+        close_tail = ")" if wrap else ""
         closes_dim3 = False
         for k, (a, b) in enumerate(config):
             piece = pieces[k]
@@ -112,7 +118,9 @@ def _confirmed(ctx: Context, i: int, name_start: int, open_start: int) -> bool:
 
 
 def _is_dim3(tokens: list[Token], a: int, b: int) -> bool:
-    """The argument is exactly `dim3(...)` (an explicit dim3 needs no second wrapper)."""
+    """The argument is exactly `dim3(...)` (an explicit dim3 needs no second wrapper).
+    Not `dim3{...}`: braces do not protect its commas inside hipLaunchKernelGGL(...), a
+    macro, so it is wrapped in dim3(...) like any other expression."""
     if tokens[a].text != "dim3" or b - a < 3 or not is_punct(tokens, a + 1, "("):
         return False
     return matching(tokens, a + 1) == b - 1
@@ -149,27 +157,40 @@ def _spaces_after(src: bytes, pos: int, limit: int) -> int:
     return pos
 
 
-def _parse(tokens: list[Token], i: int):  # noqa: ANN202 (a tuple or the reason, str)
-    """(name_start, name_end, template, config ranges, lparen, rparen) or why not."""
+def _parse(ctx: Context, i: int):  # noqa: ANN202 (a tuple or the reason, str)
+    """(name_start, name_end, wrap, config ranges, lparen, rparen) or why not. `wrap`: the
+    kernel is not a plain identifier (template arguments, a qualified name, a macro), so
+    it goes into HIP_KERNEL_NAME(...): hipLaunchKernelGGL is a macro, and a comma or a
+    macro in its first argument must not split it."""
+    tokens = ctx.tokens
     p = prev_code(tokens, i)
     if p is None:
         return "no kernel name before <<<"
-    template = False
+    wrap = False
     name_end = p + 1
     if tokens[p].text in (">", ">>"):
         q = template_open(tokens, p)
         if q is None:
             return "unbalanced template arguments before <<<"
-        template = True
+        wrap = True
         p = prev_code(tokens, q)
         if p is None or tokens[p].kind != IDENTIFIER:
             return "the kernel is not a plain (template) name"
+    elif tokens[p].text == ")":
+        q = _macro_call_open(ctx, p)
+        if q is None:
+            return "the kernel is an expression, not a plain name"
+        wrap = True
+        p = q
     elif tokens[p].kind != IDENTIFIER:
         return "the kernel is an expression, not a plain name"
+    elif tokens[p].text in _macro_names(ctx):
+        wrap = True  # an object-like macro: it may expand to a template-id
     name_start = p
     while True:
         q = prev_code(tokens, name_start)
         if q is not None and is_punct(tokens, q, "::"):
+            wrap = True
             r = prev_code(tokens, q)
             if r is not None and tokens[r].kind == IDENTIFIER:
                 name_start = r
@@ -197,7 +218,32 @@ def _parse(tokens: list[Token], i: int):  # noqa: ANN202 (a tuple or the reason,
     rparen = matching(tokens, lparen)
     if rparen is None:
         return "unbalanced kernel arguments"
-    return name_start, name_end, template, config, lparen, rparen
+    return name_start, name_end, wrap, config, lparen, rparen
+
+
+def _macro_names(ctx: Context) -> frozenset[str]:
+    return frozenset(d.name for d in ctx.code.defines if not d.function_like)
+
+
+def _macro_call_open(ctx: Context, p: int) -> int | None:
+    """For a kernel written as a function-like macro call (`KERNEL(float)<<<...>>>`, the
+    `)` at p): the index of the macro's name; None for any other expression."""
+    tokens = ctx.tokens
+    depth = 0
+    j = p
+    while j >= 0:
+        text = tokens[j].text
+        if tokens[j].kind == PUNCTUATION and text in (")", "("):
+            depth += 1 if text == ")" else -1
+            if depth == 0:
+                break
+        j -= 1
+    q = prev_code(tokens, j) if j > 0 else None
+    if q is None or tokens[q].kind != IDENTIFIER:
+        return None
+    name = tokens[q].text
+    function_like = {d.name for d in ctx.code.defines if d.function_like}
+    return q if name in function_like or (name.isupper() and len(name) > 1) else None
 
 
 def _config_close(tokens: list[Token], j: int) -> int | None:

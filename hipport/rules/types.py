@@ -1,0 +1,109 @@
+"""Type names that are not plain renames: with `--roc`, the ROC-side types the published
+tables do not show (mappings/roc_types.tsv: cuComplex -> rocblas_float_complex, __half ->
+rocblas_half, ...), everywhere in the file (declarations, parameters, casts, template
+arguments); MIOpen's `cudaStream_t -> miopenAcceleratorQueue_t` only in a file whose cuDNN
+calls go to MIOpen. And on the hip path the type overloads of arguments.tsv (`enum
+cudaDataType_t` -> `hipDataType`, the `enum` keyword included).
+
+Runs before the rename rule: where both edit a token, this rule's name wins.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from hipport.rules.context import Context, RuleResult
+from hipport.rules.tokens import is_member_or_qualified
+from hipport.tables import Status
+from hipport.tables.arguments import HIP, MIOPEN, ArgumentTables, argument_tables, side_of
+from hipport.tables.model import mappings_dir
+
+ELABORATED = ("enum", "struct", "class", "union")
+
+
+class TypesRule:
+    name = "types"
+    codes: tuple[str, ...] = ()
+
+    @cached_property
+    def vocabulary(self) -> frozenset[str]:
+        table = argument_tables(mappings_dir())
+        return frozenset(table.roc_types) | {n.split()[-1] for n in table.type_overloads}
+
+    def run(self, ctx: Context) -> RuleResult:
+        out = RuleResult()
+        table = argument_tables(ctx.tables.directory)
+        names = _roc_names(ctx, table) if ctx.target.roc else {}
+        elaborated = _type_overloads(ctx, table, names) if table.type_overloads else {}
+        if not names and not elaborated:
+            return out
+        code = ctx.code
+        tokens = ctx.tokens
+        skip = ctx.options.disabled_mappings | ctx.user_declared | ctx.options.user_renames.keys()
+        for k in code.indices(names.keys() | {n for _, n in elaborated}):
+            i = code.orig[k]
+            tok = tokens[i]
+            if tok.text in skip or is_member_or_qualified(tokens, i, ctx.directive_at):
+                continue
+            d = ctx.directive_at.get(i)
+            if d is not None and d.name == "include":
+                continue
+            whole = elaborated.get((code.text(k - 1), tok.text)) if k else None
+            if whole is not None:  # `enum cudaDataType_t` -> `hipDataType`
+                out.edits.append(ctx.edit(code.toks[k - 1].start, tok.end, whole, self.name))
+            elif tok.text in names:
+                out.edits.append(ctx.edit(tok.start, tok.end, names[tok.text], self.name))
+        return out
+
+
+def _roc_names(ctx: Context, table: ArgumentTables) -> dict[str, str]:
+    """CUDA type -> its ROC name, for the types the target's ROCm has."""
+    rocm = ctx.target.rocm or ctx.tables.newest_rocm
+    miopen = None
+    out: dict[str, str] = {}
+    for name, roc in table.roc_types.items():
+        if roc.roc_added is not None and roc.roc_added > rocm:
+            continue
+        if roc.applies_to == MIOPEN:
+            if miopen is None:
+                miopen = _goes_to_miopen(ctx)
+            if not miopen:
+                continue
+        out[name] = roc.roc
+    return out
+
+
+def _goes_to_miopen(ctx: Context) -> bool:
+    """The file calls cuDNN, and cuDNN maps to MIOpen for this target."""
+    names = ctx.code.names_where(lambda t: t.startswith("cudnn"))
+    return any(side_of(ctx.resolve(n).library) == MIOPEN for n in names)
+
+
+def _type_overloads(
+    ctx: Context, table: ArgumentTables, names: dict[str, str]
+) -> dict[tuple[str, str], str]:
+    """The type overloads on the hip path whose HIP type the target has: a plain name
+    whose rename differs goes into `names`; the elaborated ones (`enum X`) are returned,
+    keyed by (keyword, name)."""
+    out: dict[tuple[str, str], str] = {}
+    for spelled, hip in table.type_overloads.items():
+        words = spelled.split()
+        name = words[-1]
+        if name in names or not _available(ctx, hip):
+            continue
+        res = ctx.resolve(name)
+        if side_of(res.library) != HIP:
+            continue
+        if len(words) == 2 and words[0] in ELABORATED:
+            out[(words[0], name)] = hip
+        elif len(words) == 1 and res.new_name != hip:
+            names[name] = hip
+    return out
+
+
+def _available(ctx: Context, hip: str) -> bool:
+    rows = [r for r in ctx.tables.by_hip.get(hip, ()) if r.hip == hip]
+    return bool(rows) and ctx.resolve(rows[0].cuda).status is Status.MAPPED
+
+
+RULE = TypesRule()
