@@ -106,7 +106,7 @@ def _nvcc_cases() -> list[Path]:
         ("arguments", "*"),
         ("namespaces", "*"),
         ("types", "*"),
-        ("launches", "kernel_name_*"),
+        ("launch", "kernel_name_*"),
     ):
         for path in sorted((CASES.parent / group).glob(f"{stems}.cu")):
             text = path.read_text().splitlines()
