@@ -4,15 +4,23 @@ mapped, unsupported and needs-a-newer-ROCm runtime and driver APIs and a share o
 hazards, about like the tree the report issue was measured on (700 files, ~1,300
 findings, ~270 blocking APIs).
 
-The APIs come from the tables (rows of the CUDA runtime and driver that CUDA has not
-removed), so the tree follows the tables; the choice is seeded, so a given table gives
-the same tree every time. Each API is used the way its kind allows: a function through a
-pointer to it, a type in a declaration, a constant in an expression.
+The APIs come from the tables (rows of the CUDA runtime and driver), limited to the names
+in tests/report_tree_apis.txt, which compile with the CUDA 13.0 headers in the form used
+here (a function through a pointer to it, a type in a declaration, a constant in an
+expression), so the tree is real CUDA (test_report_html compiles a sample with nvcc). The
+tables say which are mapped, unsupported or need a newer ROCm; the choice is seeded, so a
+given table gives the same tree every time. `python -m tests.report_tree --refresh`
+rebuilds the name list with the nvcc on PATH.
 """
 
 from __future__ import annotations
 
 import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 from hipport.tables import load_tables
@@ -30,19 +38,34 @@ CATEGORIES = (
 )
 TARGET = "6.0"  # the reports are made for this ROCm, so newer APIs "need a newer ROCm"
 BLOCKING_POOL = 300  # unsupported APIs the tree draws from (a Zipf-like few dominate)
+COMPILING_NAMES = Path(__file__).with_name("report_tree_apis.txt")
+HEADERS = "#include <cuda.h>\n#include <cuda_runtime.h>\n\n"
+
+
+def _candidates() -> list:
+    seen: set[str] = set()
+    out = []
+    for r in load_tables().rows:
+        if (
+            r.family in ("runtime", "driver")
+            and r.kind in ("function", "type", "constant")
+            and r.cuda.isidentifier()
+            and r.cuda not in seen
+        ):
+            seen.add(r.cuda)
+            out.append(r)
+    return out
+
+
+def compiling_names() -> set[str]:
+    lines = COMPILING_NAMES.read_text().splitlines()
+    return {line for line in lines if line and not line.startswith("#")}
 
 
 def _pools(seed: int) -> tuple[list, list, list]:
-    tables = load_tables()
     target = Version.parse(TARGET)
-    rows = [
-        r
-        for r in tables.rows
-        if r.family in ("runtime", "driver")
-        and r.cuda_removed is None
-        and r.kind in ("function", "type", "constant")
-        and r.cuda.isidentifier()
-    ]
+    known = compiling_names()
+    rows = [r for r in _candidates() if r.cuda in known]
     unsupported = sorted((r for r in rows if r.hip is None or r.unsupported), key=lambda r: r.cuda)
     newer = sorted(
         (r for r in rows if r.hip and not r.unsupported and r.hip_added and r.hip_added > target),
@@ -99,7 +122,7 @@ def write_tree(root: Path, files: int = 700, seed: int = 17) -> dict[str, int]:
         sub = f"{category}/{sample}" + ("/kernels" if i % 11 == 0 else "")
         dirs.add(sub)
         name = f"{sub}/{sample}_{i}.cu"
-        body = ["#include <cuda.h>\n#include <cuda_runtime.h>\n\n", _kernel(rng, i)]
+        body = [HEADERS, _kernel(rng, i)]
         uses = rng.sample(mapped, rng.randint(3, 7))
         if rng.random() < 0.8:
             uses += rng.choices(blocking, weights=weights, k=rng.choice((1, 1, 2, 2, 3)))
@@ -112,3 +135,43 @@ def write_tree(root: Path, files: int = 700, seed: int = 17) -> dict[str, int]:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("".join(body))
     return {"files": files, "directories": len(dirs)}
+
+
+def refresh(nvcc: str) -> int:
+    """Compile every candidate name in its use form with `nvcc`; keep those that compile."""
+    rows = _candidates()
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "names.cu"
+        while True:
+            body = "".join(f"void use{n}() {{\n{_use(r, 0)}}}\n" for n, r in enumerate(rows))
+            source.write_text(HEADERS + body)
+            done = subprocess.run(
+                [nvcc, "-x", "cu", "-std=c++17", "-c", str(source), "-o", str(Path(tmp) / "o")]
+                + ["-Xcudafe", "--error_limit=100000"],
+                capture_output=True,
+                text=True,
+            )
+            failed = _failed_rows(done.stderr, HEADERS.count("\n"), rows)
+            if done.returncode == 0 or not failed:
+                break
+            rows = [r for n, r in enumerate(rows) if n not in failed]
+    note = [line for line in COMPILING_NAMES.read_text().splitlines() if line.startswith("#")]
+    names = sorted({r.cuda for r in rows})
+    COMPILING_NAMES.write_text("\n".join(note + names) + "\n")
+    return len(names)
+
+
+def _failed_rows(stderr: str, header_lines: int, rows: list) -> set[int]:
+    """Indices of the uses an error points at (each use is 4 lines: open, 2 lines, close)."""
+    found = re.findall(r"names\.cu(?:\((\d+)\)|:(\d+):\d+):\s+error", stderr)
+    lines = {int(a or b) for a, b in found}
+    return {(line - header_lines - 1) // 4 for line in lines if line > header_lines}
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--refresh"]:
+        sys.exit("usage: python -m tests.report_tree --refresh")
+    compiler = shutil.which("nvcc")
+    if compiler is None:
+        sys.exit("nvcc is not on PATH")
+    print(f"{refresh(compiler)} names compile; wrote {COMPILING_NAMES}")

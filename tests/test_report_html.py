@@ -570,3 +570,24 @@ def test_the_overlap_check_has_teeth():
     # two 45-degree rotated boxes whose bounding boxes meet but whose shapes do not
     diamond = [[5, 0], [10, 5], [5, 10], [0, 5]]
     assert not _quads_overlap(diamond, [[12, 3], [17, 8], [12, 13], [7, 8]])
+
+
+@pytest.mark.nvcc
+def test_generated_tree_is_real_cuda(tmp_path):
+    """A sample of the generated files (every category, hazards included) compiles."""
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        pytest.skip("nvcc is not on PATH")
+    from tests.report_tree import write_tree
+
+    write_tree(tmp_path / "tree", files=40)
+    sources = sorted((tmp_path / "tree").rglob("*.cu"))
+    assert any("__shfl_down_sync" in s.read_text() for s in sources)
+    for source in sources[::3]:
+        done = subprocess.run(
+            [nvcc, "-x", "cu", "-std=c++17", "-arch=sm_80", "-c", str(source), "-o", os.devnull],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, f"{source.name}:\n{done.stderr[-3000:]}"

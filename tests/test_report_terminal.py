@@ -7,14 +7,16 @@ the scan.
 The goldens were written by running, in examples/saxpy_project with NO_COLOR and
 FORCE_COLOR unset and output piped:
 
-    hipport check . --color never                            > full.txt
-    hipport check . --output-format concise                  > concise.txt
-    hipport check . --output-format grouped                  > grouped.txt
-    hipport check . -q --no-hints                            > quiet-no-hints.txt
-    COLUMNS=40 hipport check . --output-format concise --statistics > concise-statistics.txt
+    hipport check . --rocm 6.3 --color never                  > full.txt
+    hipport check . --rocm 6.3 --output-format concise        > concise.txt
+    hipport check . --rocm 6.3 --output-format grouped        > grouped.txt
+    hipport check . --rocm 6.3 -q --no-hints                  > quiet-no-hints.txt
+    COLUMNS=40 hipport check . --rocm 6.3 --output-format concise --statistics \
+        > concise-statistics.txt
 
-then read line by line. Regenerate them the same way when the example or the tables
-change, and review the diff.
+then read line by line. The target is pinned so that a newer release in the tables does
+not change them; regenerate them the same way when the example or its mappings change,
+and review the diff.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from tests.conftest import ROOT
 
 EXAMPLE = ROOT / "examples" / "saxpy_project"
 GOLDEN = ROOT / "tests" / "golden" / "terminal"
+GOLDEN_ROCM = "6.3"
 GOLDEN_RUNS = {
     "full.txt": (["--color", "never"], {}),
     "concise.txt": (["--output-format", "concise"], {}),
@@ -69,7 +72,7 @@ def check(cmd, env, *args, cwd=EXAMPLE, stdin=None, extra_env=None):
 @pytest.mark.parametrize("name", sorted(GOLDEN_RUNS))
 def test_layout_equals_its_golden(name, hipport_cmd, env):
     args, extra = GOLDEN_RUNS[name]
-    proc = check(hipport_cmd, env, ".", *args, extra_env=extra)
+    proc = check(hipport_cmd, env, ".", "--rocm", GOLDEN_ROCM, *args, extra_env=extra)
     assert proc.returncode == 0, proc.stderr
     expected = (GOLDEN / name).read_text(encoding="utf-8")
     if proc.stdout != expected:
