@@ -14,11 +14,12 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 
 TIMED = (
-    "floor",
+    "limit",
     "cold_translate_jobs1",
     "cold_translate_all",
     "warm_rerun",
     "warm_rerun_fresh_output",
+    "check_cold_jobs1",
     "check_cold",
     "check_warm",
     "precommit_hipport",
@@ -65,11 +66,32 @@ def test_short_benchmark_writes_every_figure(tmp_path: Path) -> None:
     for key in TIMED:
         assert key in results, f"{key} missing; skipped: {report['skipped']}"
         assert results[key]["wall_s"] > 0, key
-    for key in ("cold_translate_jobs1", "floor", "warm_rerun", "precommit_hipport"):
+    for key in ("cold_translate_jobs1", "check_cold_jobs1", "limit", "precommit_hipport"):
         assert results[key]["cpu_s"] > 0 and results[key]["rss_mb"] > 0, key
-    assert results["floor"]["tokens"] > 0
-    assert results["floor_ratio"]["wall"] > 0 and results["floor_ratio"]["cpu"] > 0
+    assert results["limit"]["tokens"] > 0 and results["limit"]["files"] > 0
+    for key in ("limit_ratio_translate", "limit_ratio_check"):
+        assert results[key]["wall"] > 0 and results[key]["cpu"] > 0, key
     assert results["lines_per_s"]["wall"] > 0 and results["peak_rss_mb"]["value"] > 0
     assert "precommit_run" in results or "precommit_run" in report["skipped"]
     assert {t[3] for t in report["targets"]} <= {"PASS", "MISS", "-"}
-    assert "targets:" in proc.stdout and "floor ratio" in proc.stdout
+    assert "targets:" in proc.stdout and "ratio to the limit, cold check" in proc.stdout
+
+
+def test_limit_tokenizes_the_files_hipport_processes(tmp_path: Path) -> None:
+    """bench/limit.py reads the files hipport's walk finds and gets the tokens hipport's
+    lexer gets (the limit is measured over the same work, not a smaller one)."""
+    import limit
+    from generate import generate
+
+    from hipport.lexer import lex
+    from hipport.project import discover
+
+    generate(tmp_path / "tree", files=30, with_corpus=False, seed=3)
+    (tmp_path / "tree" / "notes.txt").write_text("cudaFree(p);\n")  # not a source
+    paths = limit.source_files(tmp_path / "tree")
+    found = [f.path for f in discover([tmp_path / "tree"]).files if f.kind == "source"]
+    assert paths == found and len(paths) >= 30
+    figures = limit.measure(paths)
+    assert figures["files"] == len(paths)
+    assert figures["tokens"] == sum(len(lex(p.read_bytes())) for p in paths)
+    assert figures["cpu_s"] > 0 and figures["lines"] > 0
