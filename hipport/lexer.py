@@ -22,7 +22,7 @@ import re
 from bisect import bisect_right
 from ctypes import POINTER, byref, c_uint, cast, sizeof
 from functools import cache, partial
-from itertools import accumulate, repeat
+from itertools import accumulate, islice, repeat
 from operator import add, le, methodcaller
 from typing import NamedTuple
 
@@ -313,9 +313,8 @@ def _fast_convert(lib, tu, memory, n: int, wrapped: _Wrapped, source: bytes) -> 
         return None
     words = memoryview(cast(memory, POINTER(c_uint * (_TOKEN_WORDS * n))).contents)
     raw = words.cast("B").cast("I")
-    kind_ids = raw[0::_TOKEN_WORDS].tolist()
-    locs = raw[1::_TOKEN_WORDS].tolist()
-    lengths = raw[2::_TOKEN_WORDS].tolist()
+    # Strided views of the array: kind, raw location, length (no list of any of them).
+    kind_ids, locs, lengths = (raw[i::_TOKEN_WORDS] for i in range(3))
     f = cindex.c_object_p()
     off = c_uint()
     lib.clang_getInstantiationLocation(
@@ -331,15 +330,15 @@ def _fast_convert(lib, tu, memory, n: int, wrapped: _Wrapped, source: bytes) -> 
         max(kind_ids) >= len(_KINDS)
         or starts[0] < wrapped.bom
         or ends[-1] > len(source)
-        or not all(map(le, ends[:-1], starts[1:]))
+        or not all(map(le, ends, islice(starts, 1, None)))
     ):
         return None
     where = _Lines(_clang_line_starts(source))
     spans = map(slice, starts, ends)
     if source.isascii():
-        texts = list(map(source.decode("ascii").__getitem__, spans))
+        texts = map(source.decode("ascii").__getitem__, spans)
     else:
-        texts = [decode(b) for b in map(source.__getitem__, spans)]
+        texts = map(decode, map(source.__getitem__, spans))
     kinds = map(_KINDS.__getitem__, kind_ids)
     out = list(map(_new_token, zip(kinds, texts, starts, ends, repeat(where))))
     sample = sorted({0, n - 1, *range(0, n, max(1, n // _SAMPLE))})
