@@ -117,3 +117,30 @@ def test_cmake_vocabulary() -> None:
     assert vocab.hip_min_cmake == (3, 21)
     assert "CMAKE_CUDA_FLAGS_DEBUG" in vocab.flag_variables
     assert "cuda_add_executable" in vocab.legacy_commands and "-Xptxas" in vocab.nvcc_flags
+
+
+@needs_shared
+def test_the_generator_refuses_inputs_that_contradict_the_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tools.build_facts as generator
+
+    reviewed = tmp_path / "tools"
+    reviewed.mkdir()
+    for name in ("hip52_device_prop_fields.tsv", *FILES[1:]):
+        (reviewed / name).write_bytes((TOOLS / name).read_bytes())
+    monkeypatch.setattr(generator, "HERE", reviewed)
+    monkeypatch.setattr(generator, "HIP52_FIELDS", reviewed / "hip52_device_prop_fields.tsv")
+    assert build_facts(SHARED_DATA, tmp_path / "ok")["cmake.tsv"] > 0
+
+    fields = reviewed / "cuda_device_prop_fields.tsv"
+    good = fields.read_text()
+    fields.write_text(good + "madeUpField\thipDeviceAttributeMadeUp\tnone\n")
+    with pytest.raises(ValueError, match="not in HIP's headers"):
+        build_facts(SHARED_DATA, tmp_path / "bad")
+    fields.write_text(good)
+
+    cmake = reviewed / "cmake.tsv"
+    cmake.write_text(cmake.read_text() + "variable\tCMAKE_CUDA_FLAGS\tCMAKE_HIP_FLAGS\t\t\n")
+    with pytest.raises(ValueError, match="duplicate"):
+        build_facts(SHARED_DATA, tmp_path / "bad")

@@ -144,13 +144,9 @@ def cuda_device_prop_fields(data: Path, hip_fields: list[dict[str, str]]) -> lis
     }
     releases = sampled_releases(hip_fields)
     present = {row["field"]: row["present_in"].split(",") for row in hip_fields}
-    rows = read_tsv(HERE / "cuda_device_prop_fields.tsv")
-    seen: set[str] = set()
+    rows = reviewed_rows("cuda_device_prop_fields.tsv", "cuda_field")
     for row in rows:
         field = row["cuda_field"]
-        if field in seen:
-            raise ValueError(f"cuda_device_prop_fields.tsv lists {field} twice")
-        seen.add(field)
         api = re.match(r"(hip\w+)", row["alternative"] or "")
         if api and api.group(1) not in known:
             raise ValueError(f"{field}: alternative {api.group(1)} is not in HIP's headers")
@@ -163,14 +159,24 @@ def cuda_device_prop_fields(data: Path, hip_fields: list[dict[str, str]]) -> lis
 # --------------------------------------------------------------------------- cooperative groups
 
 
+def reviewed_rows(name: str, *key: str) -> list[dict[str, str]]:
+    """The rows of tools/<name>, none empty in its key columns, no key twice."""
+    rows = read_tsv(HERE / name)
+    seen: set[tuple[str, ...]] = set()
+    for row in rows:
+        cells = tuple(row[k] for k in key)
+        if cells in seen or not all(cells):
+            raise ValueError(f"{name}: empty or duplicate {key}: {cells}")
+        seen.add(cells)
+    return rows
+
+
 def cooperative_groups() -> list[dict[str, str]]:
-    rows = read_tsv(HERE / "cooperative_groups.tsv")
-    seen: set[tuple[str, str]] = set()
+    rows = reviewed_rows("cooperative_groups.tsv", "name", "kind")
     for row in rows:
         key = (row["name"], row["kind"])
-        if key in seen or row["kind"] not in CG_KINDS:
-            raise ValueError(f"cooperative_groups.tsv: duplicate or bad kind: {key}")
-        seen.add(key)
+        if row["kind"] not in CG_KINDS:
+            raise ValueError(f"cooperative_groups.tsv: {key}: unknown kind")
         if row["unqualified"] not in ("yes", "no") or not row["absent_through"]:
             raise ValueError(f"cooperative_groups.tsv: {key}: unqualified / absent_through")
         if row["present_from"] and _version_key(row["present_from"]) <= _version_key(
@@ -184,13 +190,11 @@ def cooperative_groups() -> list[dict[str, str]]:
 
 
 def cmake_vocabulary() -> list[dict[str, str]]:
-    rows = read_tsv(HERE / "cmake.tsv")
-    seen: set[tuple[str, str]] = set()
+    rows = reviewed_rows("cmake.tsv", "kind", "cuda")
     for row in rows:
         key = (row["kind"], row["cuda"])
-        if row["kind"] not in CMAKE_KINDS or key in seen or not row["cuda"]:
-            raise ValueError(f"cmake.tsv: unknown kind, duplicate or empty name: {key}")
-        seen.add(key)
+        if row["kind"] not in CMAKE_KINDS:
+            raise ValueError(f"cmake.tsv: {key}: unknown kind")
         needs_hip = row["kind"] in ("variable", "property", "link-target", "setting")
         if needs_hip != bool(row["hip"]):
             raise ValueError(f"cmake.tsv: {key}: the hip column is for renames and settings")
