@@ -166,3 +166,34 @@ def test_runtime_outputs_compile_with_hipcc(path, tmp_path):
         env={**__import__("os").environ, "HIP_PLATFORM": "amd"},
     )
     assert done.returncode == 0, done.stderr
+
+
+def _show(hipport_cmd, env, *args: str) -> dict:
+    import json
+
+    done = subprocess.run(
+        [*hipport_cmd, "tables", "show", *args, "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_tables_show_lists_the_argument_rewrites_for_the_target(hipport_cmd, subprocess_env):
+    host = _show(hipport_cmd, subprocess_env, "cudaMallocHost")["entries"][0]
+    (rewrite,) = host["argument_rewrites"]
+    assert rewrite["applies"] and rewrite["value"] == "hipHostMallocDefault"
+    hip = _show(hipport_cmd, subprocess_env, "cusparseScsrilu02_analysis")["entries"][0]
+    roc = _show(hipport_cmd, subprocess_env, "cusparseScsrilu02_analysis", "--roc")["entries"][0]
+    assert [r["applies"] for r in hip["argument_rewrites"]] == [False, False]
+    assert "roc" in hip["argument_rewrites"][0]["why"]
+    assert [r["applies"] for r in roc["argument_rewrites"]] == [True, True]
+
+
+def test_tables_show_a_namespace(hipport_cmd, subprocess_env):
+    assert _show(hipport_cmd, subprocess_env, "cub")["namespace"]["hip_namespace"] == "hipcub"
+    cuda = _show(hipport_cmd, subprocess_env, "cuda")["namespace"]
+    assert cuda["status"] == "unsupported" and cuda["hint"]

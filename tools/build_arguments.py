@@ -57,6 +57,9 @@ ACTIONS = frozenset(
 )
 # applies_to -> the name column of the October-2024 tables that side uses
 _SIDE_COLUMN = {"hip": "HIP", "roc": "ROC", "miopen": "MIOPEN"}
+# Values that stand for a number of the target rather than a constant: the placeholder the
+# rule fills in (mappings/README.md, arguments.tsv).
+PLACEHOLDERS = {"HIP_VERSION_MAJOR*100+MINOR (the target HIP version)": "{hip_version}"}
 
 
 def read_tsv(path: Path) -> list[dict[str, str]]:
@@ -152,6 +155,7 @@ def argument_rows(data: Path) -> list[dict[str, str]]:
         if not row["hip_function"]:
             raise ValueError(f"{row['cuda_function']}: no {row['applies_to']} name in the tables")
         row["warning"] = "" if row["warning"] == "None" else row["warning"]
+        row["value"] = PLACEHOLDERS.get(row["value"], row["value"])
         count = arity.get(row["hip_function"]) if row["applies_to"] == "hip" else None
         row["hip_arity"] = "" if count is None else str(count)
     return rows

@@ -42,8 +42,8 @@ TARGET_OPTIONS = [
     click.option(
         "--roc/--no-roc",
         default=None,
-        help="Map library calls to ROCm libraries (rocBLAS, rocSPARSE, ...) instead "
-        "of the hip* wrappers.",
+        help="Map library calls to ROCm libraries (rocBLAS, rocSPARSE, MIOpen, ...) instead "
+        "of the hip* wrappers, with their argument rewrites and roc* type names.",
     ),
     click.option(
         "--amd-ext/--no-amd-ext",

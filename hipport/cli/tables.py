@@ -44,14 +44,17 @@ def _console():
 )
 def show(name: str, fmt: str, **target_values: Any) -> None:
     """Show one entry, looked up by its CUDA name, its HIP name or a hipExt name, with every
-    version column and what it resolves to for the target."""
+    version column, what it resolves to for the target, and the argument rewrites that
+    apply to its calls; or the rule for a CUDA namespace (cub, cuda, thrust, ...)."""
     from hipport.tables import resolve
+    from hipport.tables.arguments import namespace_rule, rewrites_for
 
     tbl = _load()
     target = target_from(target_values)
     rows = tbl.find(name)
     ext = tbl.hipext.get(name)
-    if not rows and ext is None:
+    namespace = namespace_rule(tbl, name)
+    if not rows and ext is None and namespace is None:
         close = _close_names(tbl, name)
         hint = f" Did you mean {', '.join(close)}?" if close else ""
         click.echo(
@@ -73,14 +76,22 @@ def show(name: str, fmt: str, **target_values: Any) -> None:
             "reason": res.reason(),
             "hipext_alternatives": [a.name for a in res.alternatives],
         }
+        entry["argument_rewrites"] = rewrites_for(tbl, row.cuda, target)
         entries.append(entry)
     ext_entry = _ext_dict(ext) if ext else None
     if fmt == "json":
-        click.echo(json.dumps({"entries": entries, "hipext": ext_entry}, indent=2))
+        out = {"entries": entries, "hipext": ext_entry, "namespace": namespace}
+        click.echo(json.dumps(out, indent=2))
         return
     console = _console()
     for entry in entries:
+        rewrites = entry.pop("argument_rewrites")
         _print_entry(console, entry)
+        for n, rw in enumerate(rewrites, 1):
+            state = "applies" if rw["applies"] else "does not apply"
+            console.print(f"  argument rewrite {n}: {rw['rewrite']} ({state}: {rw['why']})")
+    if namespace:
+        _print_entry(console, namespace, title=f"namespace {namespace['namespace']}::")
     if ext_entry:
         _print_entry(console, ext_entry, title=f"{ext_entry['name']} (AMD extension)")
 

@@ -31,11 +31,16 @@ from hipport.rules.tokens import (
     split_template_args,
 )
 from hipport.tables import Status
-from hipport.tables.arguments import ArgumentRewrite, argument_tables, side_of
+from hipport.tables.arguments import (
+    KERNEL_CAST,
+    SYMBOL_WRAPPER,
+    ArgumentRewrite,
+    argument_tables,
+    describe,
+    side_of,
+)
 from hipport.tables.model import mappings_dir
 
-SYMBOL_WRAPPER = "HIP_SYMBOL"
-KERNEL_CAST = "const void*"
 _CASTS = ("reinterpret_cast", "static_cast", "const_cast", "(")
 _SIDE_EFFECTS = frozenset({"++", "--", "=", "+=", "-=", "*=", "/=", "|=", "&=", "<<=", ">>="})
 
@@ -288,13 +293,23 @@ def _replace(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> 
 
 def _add_const(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> None:  # noqa: ANN001
     k = row.arg if row.arg is not None else len(call.spans)
-    values = row.values
+    values = [_filled(ctx, v) for v in row.values]
     n = len(call.spans)
     if k < n and call.texts[k : k + len(values)] == values:
         return  # already there
     for j, value in enumerate(values):
         key = (k - 0.5, j) if k < n else (float(n + k), j)
         call.added.append(_Slot(key, text=value))
+
+
+def _filled(ctx: Context, value: str) -> str:
+    """A value with the target's HIP version in place of `{hip_version}` (major * 100 +
+    minor, as HIP_VERSION_MAJOR * 100 + HIP_VERSION_MINOR counts it)."""
+    if "{hip_version}" not in value:
+        return value
+    rocm = ctx.target.rocm or ctx.tables.newest_rocm
+    major, minor = (rocm.parts + (0,))[:2]
+    return value.replace("{hip_version}", str(major * 100 + minor))
 
 
 def _add_var(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> None:  # noqa: ANN001
@@ -419,34 +434,6 @@ def _plain_name(tokens: list[Token], a: int, b: int) -> bool:
 def _describe(rows: list[ArgumentRewrite]) -> str:
     """What the rewrite would have done, for the finding's hint."""
     return "; ".join(describe(r) for r in rows)
-
-
-def describe(row: ArgumentRewrite) -> str:
-    """One rewrite in words (the hint of HIP021, `hipport tables show`)."""
-    n = (row.arg or 0) + 1
-    match row.action:
-        case "HIP-SYMBOL":
-            return f"wrap argument {n} in {SYMBOL_WRAPPER}(...)"
-        case "reinterpret-cast":
-            return f"cast argument {n} to {row.value or KERNEL_CAST}"
-        case "reinterpret-cast-size-t":
-            return f"cast argument {n} to size_t*"
-        case "remove-argument":
-            return f"drop argument {n}" + (" (information is lost)" if row.data_loss else "")
-        case "move-argument":
-            what = f"arguments {n}-{n + row.count - 1}" if row.count > 1 else f"argument {n}"
-            return f"move {what} before argument {(row.move_to or 0) + 1}"
-        case "replace-argument-with-const":
-            return f"replace argument {n} with {row.value}"
-        case "add-const-argument":
-            return f"add {row.value} as argument {n} (append when the call has fewer)"
-        case "add-var-argument":
-            return f"pass argument {n} again as argument {(row.move_to or 0) + 1}"
-        case "overload-by-arg-count":
-            return f"with {row.arg} arguments, call {row.value}"
-        case "type-overload":
-            return f"spell the type {row.value}"
-    return row.action
 
 
 RULE = ArgumentsRule()

@@ -11,8 +11,15 @@ import csv
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from hipport.target import Version
+from hipport.target import Target, Version
+
+if TYPE_CHECKING:
+    from hipport.tables.model import Tables
+
+SYMBOL_WRAPPER = "HIP_SYMBOL"
+KERNEL_CAST = "const void*"  # reinterpret-cast's type when the row names none
 
 # The `applies_to` sides and the library a name resolves to on each.
 HIP = "hip"
@@ -122,6 +129,86 @@ def side_of(library: str | None) -> str:
     if library is None or library == "hip":
         return HIP
     return MIOPEN if library == "MIOpen" else ROC
+
+
+def describe(row: ArgumentRewrite) -> str:
+    """One rewrite in words (the hint of HIP021, `hipport tables show`)."""
+    n = (row.arg or 0) + 1
+    match row.action:
+        case "HIP-SYMBOL":
+            return f"wrap argument {n} in {SYMBOL_WRAPPER}(...)"
+        case "reinterpret-cast":
+            return f"cast argument {n} to {row.value or KERNEL_CAST}"
+        case "reinterpret-cast-size-t":
+            return f"cast argument {n} to size_t*"
+        case "remove-argument":
+            return f"drop argument {n}" + (" (information is lost)" if row.data_loss else "")
+        case "move-argument":
+            what = f"arguments {n}-{n + row.count - 1}" if row.count > 1 else f"argument {n}"
+            return f"move {what} before argument {(row.move_to or 0) + 1}"
+        case "replace-argument-with-const":
+            return f"replace argument {n} with {row.value}"
+        case "add-const-argument":
+            return f"add {row.value} as argument {n} (append when the call has fewer)"
+        case "add-var-argument":
+            return f"pass argument {n} again as argument {(row.move_to or 0) + 1}"
+        case "overload-by-arg-count":
+            return f"with {row.arg} arguments, call {row.value}"
+        case "type-overload":
+            return f"spell the type {row.value}"
+    return row.action
+
+
+def rewrites_for(tables: Tables, name: str, target: Target) -> list[dict[str, object]]:
+    """Every argument rewrite about CUDA `name`, and whether it applies for `target` (the
+    call must map to the function the row was written for, on the row's side)."""
+    from hipport.tables.lookup import Status, resolve
+
+    res = resolve(tables, name, target)
+    side = side_of(res.library)
+    out: list[dict[str, object]] = []
+    for row in argument_tables(tables.directory).rows_for(name):
+        if row.action in ("overload-by-arg-count", "type-overload"):
+            applies = side == row.applies_to == HIP and res.status is Status.MAPPED
+            why = "on the hip path" if applies else f"only on the {row.applies_to} path"
+        elif res.status is not Status.MAPPED:
+            applies, why = False, f"{name} is not renamed for this target ({res.status.value})"
+        elif row.applies_to != side:
+            applies, why = False, f"only when {name} maps to the {row.applies_to} side"
+        elif row.hip_function != res.new_name:
+            applies = False
+            why = f"written for {row.hip_function}; {name} maps to {res.new_name} here"
+        else:
+            applies, why = True, f"{name} -> {res.new_name}"
+        out.append(
+            {
+                "rewrite": describe(row),
+                "action": row.action,
+                "argument": row.arg,
+                "value": row.value or None,
+                "applies_to": row.applies_to,
+                "for_function": row.hip_function,
+                "data_loss": row.data_loss,
+                "applies": applies,
+                "why": why,
+                "source": row.source,
+            }
+        )
+    return out
+
+
+def namespace_rule(tables: Tables, name: str) -> dict[str, str] | None:
+    """The namespace map's row for `name` (a CUDA namespace, e.g. cub), if any."""
+    ns = argument_tables(tables.directory).namespaces.get(name.removesuffix("::"))
+    if ns is None:
+        return None
+    return {
+        "namespace": ns.cuda,
+        "hip_namespace": ns.hip or None,
+        "status": ns.status,
+        "hint": ns.hint or None,
+        "evidence": ns.evidence,
+    }
 
 
 @cache
