@@ -37,6 +37,12 @@ class SuggestingGroup(click.Group):
 
 
 class LazyGroup(SuggestingGroup):
+    def invoke(self, ctx: click.Context) -> object:
+        """Every subcommand under the one error handler (hipport.cli.errors)."""
+        from hipport.cli.errors import guarded
+
+        return guarded(lambda: super(LazyGroup, self).invoke(ctx))
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(name for name, (module, _, _) in COMMANDS.items() if _exists(module))
 

@@ -1,7 +1,7 @@
 """`hipport check` (the CI gate), `hipport baseline` and `hipport rule`.
 
-Exit codes, as ruff's: 0 clean, 1 findings at or above --fail-on (after the baseline),
-2 usage or internal error.
+Exit codes (hipport.cli.errors): 0 clean, 1 findings at or above --fail-on (after the
+findings policy, hipport.policy), 2 usage or internal error, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -9,44 +9,16 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
 from typing import Any
 
 import click
 
+from hipport.cli.gate import load_baseline, policy_options, selection
 from hipport.cli.output import output_options
 from hipport.cli.translate import common_options, run_options
+from hipport.policy import FAIL_LEVELS, exit_code
 from hipport.report import FORMATS
-
-FAIL_ON = ("error", "warning", "note", "never")
-
-
-def _codes(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
-    """--select/--ignore: repeatable and comma-separated."""
-    return tuple(c.strip() for v in value for c in v.split(",") if c.strip())
-
-
-def guarded(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn unexpected exceptions into `hipport: error: ...` and exit status 2."""
-
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except (click.exceptions.Exit, click.ClickException, click.Abort):
-            raise
-        except KeyboardInterrupt:
-            click.echo("hipport: interrupted", err=True)
-            sys.exit(2)
-        except Exception as exc:  # noqa: BLE001 (the CLI's last line of defence)
-            if os.environ.get("HIPPORT_DEBUG"):
-                raise
-            click.echo(f"hipport: error: {exc}", err=True)
-            sys.exit(2)
-
-    return wrapper
 
 
 def _load_config(paths: tuple[Path, ...]):  # noqa: ANN202
@@ -74,32 +46,6 @@ def _run(paths: tuple[Path, ...], config, values: dict[str, Any]):  # noqa: ANN0
     return run_paths(list(paths), config, opts)
 
 
-def _selection(config, select: tuple[str, ...], ignore: tuple[str, ...]):  # noqa: ANN001, ANN202
-    from hipport.report.model import Selection
-
-    return Selection(severity=config.severity, select=select, ignore=ignore)
-
-
-def _baseline_path(option: Path | None, no_baseline: bool, config) -> Path | None:  # noqa: ANN001
-    from hipport.baseline import find_baseline
-
-    if no_baseline:
-        return None
-    if option is not None:
-        if not option.is_file():
-            raise click.UsageError(
-                f"baseline {option} does not exist (write it with "
-                f"`hipport baseline PATH... --baseline {option}`)"
-            )
-        return option
-    configured = config.get("baseline")
-    if configured:
-        path = Path(configured)
-        path = path if path.is_absolute() else config.root / path
-        return path if path.is_file() else None
-    return find_baseline(Path.cwd(), config.root)
-
-
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
@@ -118,7 +64,7 @@ def _baseline_path(option: Path | None, no_baseline: bool, config) -> Path | Non
 )
 @click.option(
     "--fail-on",
-    type=click.Choice(FAIL_ON),
+    type=click.Choice(FAIL_LEVELS),
     default=None,
     help="Exit 1 when reported findings reach this severity (default: error).",
 )
@@ -126,31 +72,12 @@ def _baseline_path(option: Path | None, no_baseline: bool, config) -> Path | Non
 @click.option(
     "--statistics", is_flag=True, help="Add per-family and per-API statistics (text and markdown)."
 )
-@click.option(
-    "--baseline",
-    "baseline_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Baseline file (default: .hipport-baseline.json in the current directory, "
-    "then the project root).",
-)
-@click.option("--no-baseline", is_flag=True, help="Ignore any baseline.")
-@click.option(
-    "--select",
-    multiple=True,
-    callback=_codes,
-    metavar="CODES",
-    help="Only report these rule codes, code prefixes or names (comma-separated).",
-)
-@click.option(
-    "--ignore",
-    multiple=True,
-    callback=_codes,
-    metavar="CODES",
-    help="Do not report these rule codes, code prefixes or names.",
+@policy_options(
+    "Baseline file (default: .hipport-baseline.json in the current directory, "
+    "then the project root)."
 )
 @output_options
 @common_options
-@guarded
 def check(
     paths: tuple[Path, ...],
     fmt: str,
@@ -169,7 +96,6 @@ def check(
     read from standard input (name it with --stdin-filename)."""
     from dataclasses import replace
 
-    from hipport.baseline import Baseline
     from hipport.cli import output as out
     from hipport.report import load_rules
     from hipport.report.model import build_report
@@ -188,11 +114,10 @@ def check(
         paths = (stdin_path.parent if stdin_path.parent.is_dir() else Path.cwd(),)
     config = _load_config(paths)
     fail_on = fail_on or config.get("fail-on") or "error"
-    if fail_on not in FAIL_ON:
-        raise click.UsageError(f"fail-on must be one of {', '.join(FAIL_ON)}, not {fail_on!r}")
+    if fail_on not in FAIL_LEVELS:
+        raise click.UsageError(f"fail-on must be one of {', '.join(FAIL_LEVELS)}, not {fail_on!r}")
     load_rules()
-    baseline_at = _baseline_path(baseline_file, no_baseline, config)
-    baseline = Baseline.load(baseline_at) if baseline_at else None
+    baseline = load_baseline(baseline_file, no_baseline, config)
     if from_stdin:
         target = run_options(values, config).target
         result = out.stdin_result(stdin_path, stdin_data, config.root, config, target)
@@ -204,7 +129,7 @@ def check(
         summary,
         run_target,
         root=str(config.root),
-        selection=_selection(config, select, ignore),
+        selection=selection(config, select, ignore),
         baseline=baseline,
     )
     to_terminal = output is None and sys.stdout.isatty()
@@ -213,8 +138,8 @@ def check(
         relpath = result.path
         options = replace(options, sources=lambda p: stdin_data if p == relpath else None)
     out.write_reports(report, targets, options)
-    if report.fails(fail_on) and not exit_zero:
-        sys.exit(1)
+    if not exit_zero:
+        sys.exit(exit_code(report.findings, fail_on))
 
 
 @click.command()
@@ -226,7 +151,6 @@ def check(
     help="Where to write it (default: .hipport-baseline.json in the current directory).",
 )
 @common_options
-@guarded
 def baseline(paths: tuple[Path, ...], baseline_file: Path | None, **values: Any) -> None:
     """Record the current findings in a baseline, so `check` fails only on new ones."""
     from hipport.baseline import BASELINE_NAME, Baseline
@@ -237,7 +161,7 @@ def baseline(paths: tuple[Path, ...], baseline_file: Path | None, **values: Any)
     load_rules()
     summary = _run(paths, config, values)
     report = build_report(
-        summary, summary.target, root=str(config.root), selection=_selection(config, (), ())
+        summary, summary.target, root=str(config.root), selection=selection(config, (), ())
     )
     target = baseline_file or Path.cwd() / BASELINE_NAME
     recorded = Baseline.from_findings(report.findings)
@@ -255,7 +179,6 @@ def baseline(paths: tuple[Path, ...], baseline_file: Path | None, **values: Any)
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
-@guarded
 def rule(code: str | None, show_all: bool, fmt: str) -> None:
     """Explain a rule (by code, e.g. HIP001, or name, e.g. unsupported-api): what it finds,
     why it matters, an example and how to fix it."""

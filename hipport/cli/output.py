@@ -223,7 +223,8 @@ def stdin_result(path: Path, data: bytes, root: Path, config: Any, target: Any) 
     last run on the tree knows them (as for a pre-commit run on one file)."""
     from hipport import cache
     from hipport.engine import EngineOptions, TranslationResult, translate_source
-    from hipport.runner import FileOutcome, apply_project_filters
+    from hipport.policy import apply_project_filters
+    from hipport.runner import FileOutcome
 
     try:
         relpath = path.relative_to(Path(os.path.abspath(root))).as_posix()

@@ -9,9 +9,9 @@ from typing import Any
 
 import click
 
+from hipport.cli.gate import load_baseline, policy_options, selection
 from hipport.cli.options import target_from, target_options
-
-FAIL_LEVELS = ("error", "warning", "note", "never")
+from hipport.policy import FAIL_LEVELS
 
 
 def _suffix_pair(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict:
@@ -165,6 +165,10 @@ def common_options(func):
     default=None,
     help="Exit 1 when findings reach this severity (default: never).",
 )
+@policy_options(
+    "Baseline file for --fail-on (default: as check, .hipport-baseline.json in the "
+    "current directory, then the project root)."
+)
 @click.option("-q", "--quiet", is_flag=True, help="No summary.")
 @click.option(
     "--stats-json",
@@ -183,6 +187,10 @@ def translate(
     backup: bool,
     hip_suffix: bool,
     fail_on: str | None,
+    baseline_file: Path | None,
+    no_baseline: bool,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
     quiet: bool,
     stats_json: Path | None,
     progress: bool | None,
@@ -197,7 +205,7 @@ def translate(
     error.
     """
     from hipport.config import ConfigError, load_config
-    from hipport.project import EmptyRun
+    from hipport.policy import fail_level
 
     modes = [
         m
@@ -224,57 +232,32 @@ def translate(
     try:
         config = load_config(list(paths))
         opts = run_options(values, config)
-        fail_on = _fail_level(fail_on or config.get("fail-on") or "never")
+        fail_on = fail_level(fail_on or config.get("fail-on") or "never")
     except (ConfigError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
+    # the verdict of --fail-on is the findings policy's, as check's (hipport.policy)
+    policy = (selection(config, select, ignore), baseline_file, no_baseline)
     if outdir is not None:
         _check_outdir(outdir, paths)
         opts.with_other = True
     # writing a tree needs outputs and summary counts, not every cached result's findings
     opts.need_results = not (outdir is not None or in_place) or fail_on != "never"
-    try:
-        code = _translate(
-            paths,
-            config,
-            opts,
-            outdir,
-            in_place,
-            backup,
-            show_diff,
-            to_stdout,
-            quiet,
-            stats_json,
-            fail_on,
-            progress,
-        )
-    except KeyboardInterrupt:
-        click.echo(
-            "hipport: interrupted; every file is either as it was or fully written", err=True
-        )
-        sys.exit(130)
-    except BrokenPipeError:  # `| head`: the reader has gone; nothing left to tell it
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(1)
-    except EmptyRun as exc:  # a usage problem, not an internal error
-        click.echo(f"hipport: error: {exc}", err=True)
-        sys.exit(2)
-    except Exception as exc:  # noqa: BLE001 - exit 2 with a message, not a traceback
-        if os.environ.get("HIPPORT_DEBUG"):
-            raise
-        click.echo(
-            f"hipport: internal error: {type(exc).__name__}: {exc} "
-            "(set HIPPORT_DEBUG=1 for the traceback)",
-            err=True,
-        )
-        sys.exit(2)
+    code = _translate(
+        paths,
+        config,
+        opts,
+        outdir,
+        in_place,
+        backup,
+        show_diff,
+        to_stdout,
+        quiet,
+        stats_json,
+        fail_on,
+        progress,
+        policy,
+    )
     sys.exit(code)
-
-
-def _fail_level(value: str) -> str:
-    if value not in FAIL_LEVELS:
-        raise ValueError(f"fail-on must be one of {', '.join(FAIL_LEVELS)}, not {value!r}")
-    return value
 
 
 def _translate(
@@ -290,8 +273,11 @@ def _translate(
     stats_json,
     fail_on,
     progress,
+    policy,
 ) -> int:  # noqa: ANN001 (click values)
     """Run, write, print; returns the exit code."""
+    from hipport.report.summary import print_summary
+
     summary = _run(paths, config, opts, progress)
     errors = _write(summary, outdir, in_place, backup)
     pending = [f for f in summary.files if _pending(f)]
@@ -311,7 +297,7 @@ def _translate(
     code = 0
     if show_diff and pending:
         code = 1
-    if _fails(summary, fail_on, config.severity):
+    if fail_on != "never" and _verdict(summary, config, policy).exit_code(fail_on):
         code = 1
     if errors:  # a file that could not be written: the tree is not what was asked for
         code = 1
@@ -428,89 +414,9 @@ def _print_stdout(summary) -> None:
     out.flush()
 
 
-def _fails(summary, fail_on: str, severity: dict[str, str] | None = None) -> bool:  # noqa: ANN001
-    """A finding at or above `fail_on`, after the configuration's severity overrides
-    (code or rule name -> error|warning|note|off)."""
-    from hipport.findings import RULES, Severity
+def _verdict(summary, config, policy):  # noqa: ANN001, ANN202
+    """The findings policy over the run: what check would report for the same files."""
+    from hipport.policy import judge
 
-    if fail_on == "never":
-        return False
-    level = Severity.parse(fail_on).rank
-    if severity:
-        _register_rules()
-    overrides = {}
-    for key, value in (severity or {}).items():
-        overrides[key.upper()] = value
-        overrides.update({code: value for code, info in RULES.items() if info.name == key})
-    for finding in summary.findings:
-        wanted = overrides.get(finding.code)
-        if wanted == "off":
-            continue
-        rank = Severity.parse(wanted).rank if wanted else finding.severity.rank
-        if rank >= level:
-            return True
-    return False
-
-
-def print_summary(summary, err: bool = True) -> None:
-    """The closing summary: files, renames per family, findings per rule, minimum ROCm."""
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console(stderr=err, highlight=False, soft_wrap=True)
-    stats = summary.stats()
-    console.print(
-        f"hipport: {stats['scanned']} files scanned: {stats['changed']} changed, "
-        f"{stats['unchanged']} unchanged, {stats['failed']} failed, "
-        f"{stats['skipped']} skipped; {stats['cached']} from the cache"
-        + (f"; {stats['copied']} other files copied" if stats["copied"] else "")
-        + f" ({summary.elapsed:.2f} s)",
-        markup=False,
-    )
-    for f in summary.files:
-        if f.status in ("failed", "skipped") and f.error:
-            console.print(f"  {f.relpath}: {f.error}", markup=False)
-    for rel, reason in summary.skipped:
-        console.print(f"  {rel}: not processed: {reason}", markup=False)
-    renamed = summary.renamed_per_family()
-    findings = summary.findings_per_code()
-    if renamed or findings:
-        table = Table(show_header=True, box=None, pad_edge=False)
-        table.add_column("renamed per family")
-        table.add_column("", justify="right")
-        table.add_column("findings per kind")
-        table.add_column("", justify="right")
-        left = sorted(renamed.items(), key=lambda kv: (-kv[1], kv[0]))
-        right = sorted(findings.items())
-        for i in range(max(len(left), len(right))):
-            a = left[i] if i < len(left) else ("", "")
-            b = right[i] if i < len(right) else ("", "")
-            table.add_row(str(a[0]), str(a[1]), _rule_label(b[0]), str(b[1]))
-        console.print(table)
-    rocm, deciders = summary.min_rocm()
-    if rocm is not None:
-        shown = ", ".join(deciders[:5]) + (" ..." if len(deciders) > 5 else "")
-        console.print(
-            f"minimum ROCm for the translated code: {rocm} (decided by {shown})", markup=False
-        )
-    else:
-        console.print("minimum ROCm for the translated code: any (no versioned HIP API used)")
-
-
-def _register_rules() -> None:
-    """The rules register their codes and names when first imported (in the workers)."""
-    import hipport.cmake  # noqa: F401
-    from hipport.rules import all_rules
-
-    all_rules()
-
-
-def _rule_label(code: str) -> str:
-    from hipport.findings import RULES
-
-    if not code:
-        return ""
-    if code not in RULES:
-        _register_rules()
-    info = RULES.get(code)
-    return f"{code} {info.name}" if info else code
+    chosen, baseline_file, no_baseline = policy
+    return judge(summary, chosen, load_baseline(baseline_file, no_baseline, config))

@@ -1,12 +1,12 @@
 """The porting report: one data model that every output format renders.
 
 `build_report` takes what the runner produced (a RunSummary, or plain TranslationResults)
-and decides what is reported: severity configuration, `--select`/`--ignore`, inline
-suppressions and the baseline are applied here, once, so text, JSON, SARIF, JUnit,
-GitHub, CSV, Markdown and HTML always agree. It also answers the questions a porting
-decision needs: statistics per family and per API (as `hipify --print-stats` gives),
-the minimum ROCm the code needs and which APIs decide it, how coverage grows across ROCm
-releases, and where the work is (per file and per directory).
+and applies the findings policy (hipport.policy: severity configuration,
+`--select`/`--ignore`, inline suppressions and the baseline) once, so text, JSON, SARIF,
+JUnit, GitHub, CSV, Markdown and HTML always agree, and agree with `translate --fail-on`.
+It also answers the questions a porting decision needs: statistics per family and per API
+(as `hipify --print-stats` gives), the minimum ROCm the code needs and which APIs decide
+it, how coverage grows across ROCm releases, and where the work is (per file and per directory).
 
 The JSON form (`Report.to_dict`) is documented by docs/report.schema.json; bump
 SCHEMA_VERSION when a field changes meaning or disappears (adding fields is compatible).
@@ -16,20 +16,27 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import posixpath
 from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from hipport import __version__
-from hipport.baseline import Baseline, StaleEntry, compare
-from hipport.findings import RULES, Finding, RuleInfo, Severity, file_finding
+from hipport.baseline import Baseline, StaleEntry
+from hipport.findings import RULES, Finding, RuleInfo, Severity
+from hipport.policy import (
+    FileInput,
+    Selection,
+    apply_baseline,
+    exit_code,
+    failing,
+    file_findings,
+    inputs_from,
+    order,
+)
 from hipport.rocm_minimum import oldest_rocm, rocm_needs
-from hipport.suppressions import filter_findings
 from hipport.tables import Status, Tables, load_tables, resolve
 from hipport.target import Target, Version
 
@@ -243,13 +250,10 @@ class Report:
 
     def failing(self, fail_on: str) -> list[Finding]:
         """Reported findings at or above `fail_on` (error, warning, note; never: none)."""
-        if fail_on == "never":
-            return []
-        threshold = Severity.parse(fail_on).rank
-        return [f for f in self.findings if f.severity.rank >= threshold]
+        return failing(self.findings, fail_on)
 
     def fails(self, fail_on: str) -> bool:
-        return bool(self.failing(fail_on))
+        return exit_code(self.findings, fail_on) != 0
 
     def rules(self) -> list[RuleInfo]:
         """The rules of the reported findings, in code order."""
@@ -320,83 +324,6 @@ def rule_dict(info: RuleInfo) -> dict[str, str]:
 # Input: what the runner hands over
 
 
-@dataclass
-class FileInput:
-    """One file as the report sees it (a runner FileOutcome, or a bare TranslationResult)."""
-
-    relpath: str
-    status: str
-    result: Any  # TranslationResult | None
-    error: str | None = None
-    loader: Any = None  # () -> TranslationResult: a result the runner left in its cache
-
-    def load(self) -> Any:
-        """The result, loaded (and not kept) when the runner streamed it."""
-        if self.result is not None or self.loader is None:
-            return self.result
-        return self.loader()
-
-
-def inputs_from(source: Any) -> list[FileInput]:
-    """Accept a RunSummary (with .files of FileOutcome) or an iterable of TranslationResult."""
-    files = getattr(source, "files", source)
-    root = getattr(source, "root", None)
-    out = []
-    for item in files:
-        if getattr(item, "status", None) == "copied":  # not a source: nothing to check
-            continue
-        if hasattr(item, "relpath"):
-            relpath = _root_relative(item.path, item.relpath, root)
-            loader = getattr(item, "loader", None) if item.result is None else None
-            out.append(FileInput(relpath, item.status, item.result, item.error, loader))
-        else:  # a TranslationResult
-            status = "failed" if item.error else ("changed" if item.changed else "unchanged")
-            out.append(FileInput(item.path, status, item, item.error))
-    return out
-
-
-def _root_relative(path: Any, relpath: str, root: Any) -> str:
-    """The file's path relative to the project root (what SARIF's %SRCROOT% and the baseline
-    expect), whatever directory the runner's relpath was relative to."""
-    if root is None or path is None:
-        return relpath
-    try:
-        # realpath, not resolve(): a symlink loop must not raise
-        real, real_root = Path(os.path.realpath(path)), Path(os.path.realpath(root))
-        return real.relative_to(real_root).as_posix()
-    except ValueError:
-        return relpath
-
-
-@dataclass(frozen=True)
-class Selection:
-    """Which findings are reported and at what severity (configuration and CLI)."""
-
-    severity: Mapping[str, str] = field(default_factory=dict)  # code or name -> level|off
-    select: tuple[str, ...] = ()  # codes, code prefixes or names; () means all
-    ignore: tuple[str, ...] = ()
-
-    def level(self, finding: Finding) -> str | None:
-        """The severity to report `finding` at, or None when it is turned off."""
-        name = RULES[finding.code].name if finding.code in RULES else None
-        level = self.severity.get(finding.code) or (self.severity.get(name) if name else None)
-        if level == "off":
-            return None
-        if self.select and not _matches(finding.code, name, self.select):
-            return None
-        if self.ignore and _matches(finding.code, name, self.ignore):
-            return None
-        return level or finding.severity.value
-
-
-def _matches(code: str, name: str | None, patterns: tuple[str, ...]) -> bool:
-    for pattern in patterns:
-        p = pattern.strip()
-        if p.upper() == "ALL" or (p and code.startswith(p.upper())) or p.lower() == name:
-            return True
-    return False
-
-
 # ---------------------------------------------------------------------------------------
 # Building
 
@@ -441,14 +368,8 @@ def build_report(
                 work.counts.add(use.status.value)
                 uses.append((item.relpath, _record(use)))
         del result
-    active.sort(key=_order)
-    if baseline is not None:
-        comparison = compare(baseline, active)
-        reported, accepted, stale = comparison.new, comparison.baselined, comparison.stale
-    else:
-        reported, accepted, stale = active, [], []
-    reported.sort(key=_order)
-    accepted.sort(key=_order)
+    verdict = apply_baseline(active, baseline)
+    reported, accepted, stale = verdict.reported, verdict.accepted, verdict.stale
 
     families, apis = _statistics(uses, reported + accepted)
     files = _work_items(items, reported, accepted)
@@ -493,40 +414,12 @@ def _record(use: Any) -> UseRecord:
     return UseRecord(api, use.family, use.status, new, use.min_rocm, loc.line, loc.column)
 
 
-def _order(f: Finding) -> tuple:
-    loc = f.location
-    return (loc.path, loc.line, loc.column, f.code)
-
-
 def _file_findings(
     item: FileInput, selection: Selection, use_suppressions: bool, result: Any = None
 ) -> tuple[list[Finding], list[Finding]]:
-    """(kept, silenced) findings of one file, with locations on the relpath, severities as
-    configured and fingerprints set."""
-    result = result if result is not None else item.result
-    raw: list[Finding] = []
-    if result is not None:
-        raw = [
-            replace(f, location=replace(f.location, path=item.relpath), extra=dict(f.extra))
-            for f in result.findings
-        ]
-    error = item.error or (result.error if result is not None else None)
-    not_processed = file_finding(item.relpath, item.status, error)
-    if not_processed is not None:
-        raw.append(not_processed)
+    """(kept, silenced) findings of one file as the policy decides, fingerprints set."""
+    kept, silenced = file_findings(item, selection, use_suppressions, result)
     source = result.source if result is not None else b""
-    silenced: list[Finding] = []
-    if use_suppressions and source:
-        outcome = filter_findings(source, item.relpath, raw)
-        raw = outcome.kept + outcome.unused
-        silenced.extend(outcome.suppressed)
-    kept = []
-    for f in raw:
-        level = selection.level(f)
-        if level is None:
-            silenced.append(f)
-            continue
-        kept.append(replace(f, severity=Severity(level)) if level != f.severity.value else f)
     _fingerprint(kept, source)
     return kept, silenced
 
@@ -536,7 +429,7 @@ def _fingerprint(findings: list[Finding], source: bytes) -> None:
     it is: stable when lines move, distinct for two findings on identical lines."""
     lines = source.splitlines()
     seen: Counter[str] = Counter()
-    for f in sorted(findings, key=_order):
+    for f in sorted(findings, key=order):
         line = f.location.line
         text = lines[line - 1].strip() if 0 < line <= len(lines) else b""
         base = "\0".join(

@@ -2,7 +2,7 @@
 
 `run_paths` is what the CLI's translate and check commands call; it returns a RunSummary
 that the renderers read. Nothing here knows about tokens; nothing below it knows about
-files. One module per job:
+files; which findings count is hipport.policy's job. One module per job:
 
   run.py            run_paths and RunOptions: discover, reuse cached results, translate the
                     rest, summarise
@@ -10,8 +10,8 @@ files. One module per job:
   pool.py           the worker pool: WorkItem in, WorkResult out, crash isolation
   cached.py         the run's side of the result cache (keys, store, lazy loads)
   compile_db.py     compile_commands.json
-  per_path.py       the configuration's include/exclude and per-path-ignore patterns
-  project_names.py  names the project defines (the project index) and the findings they drop
+  per_path.py       the configuration's include/exclude, per-file engine options
+  project_names.py  names the project defines (this run and the cached project index)
   renames.py        --rename-suffix: new names, followed by includes and build files
   writeback.py      writing outputs (-o DIR, --in-place), atomically
   progress.py       whether to draw progress
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from hipport.runner.outcome import FileInfo, FileKind, FileOutcome, FileStatus, RunSummary
 from hipport.runner.progress import progress_wanted
-from hipport.runner.project_names import apply_project_filters
 from hipport.runner.run import RunOptions, run_paths
 from hipport.runner.writeback import safe_join, write_outputs
 
@@ -32,7 +31,6 @@ __all__ = [
     "FileStatus",
     "RunOptions",
     "RunSummary",
-    "apply_project_filters",
     "progress_wanted",
     "run_paths",
     "safe_join",

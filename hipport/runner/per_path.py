@@ -5,29 +5,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from pathlib import Path
 
 from hipport.config import Config
 from hipport.options import EngineOptions
-from hipport.project import ProjectFile, match_globs
+from hipport.policy import is_rule_code, matches_config, per_path_entries
+from hipport.project import ProjectFile
 from hipport.runner.compile_db import CompileArgs
 from hipport.runner.outcome import FileKind
-
-
-def matches_config(path: Path, relpath: str, patterns: list[str], config: Config) -> bool:
-    """Configuration globs are relative to the directory holding the configuration (the
-    project root), whichever directory the run was started on."""
-    if not patterns:
-        return False
-    rel = _root_rel(path, config.root)
-    return match_globs(rel if rel is not None else relpath, patterns)
-
-
-def _root_rel(path: Path, root: Path) -> str | None:
-    try:
-        return Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
-    except ValueError:
-        return None
 
 
 def apply_config_patterns(
@@ -59,26 +43,12 @@ def apply_config_patterns(
     return out
 
 
-def ignored_entries(path: Path, relpath: str, config: Config) -> list[str]:
-    """Every per-path-ignore entry whose pattern matches the file."""
-    entries: list[str] = []
-    for pattern, names in config.per_path_ignore.items():
-        if matches_config(path, relpath, [pattern], config):
-            entries.extend(names)
-    return entries
-
-
-def is_rule_code(entry: str) -> bool:
-    """HIP004 (a rule code) rather than a CUDA name such as CUDA_CHECK."""
-    return entry[:3].upper() == "HIP" and entry[3:].isdigit()
-
-
 def per_file_options(
     base: EngineOptions, f: ProjectFile, config: Config, compile_db: CompileArgs
 ) -> EngineOptions | None:
     """The worker's base options, unless a per-path-ignore entry turns CUDA names off for
     this file or the compilation database has arguments for it (None: the base options)."""
-    disabled = {n for n in ignored_entries(f.path, f.relpath, config) if not is_rule_code(n)}
+    disabled = {n for n in per_path_entries(f.path, f.relpath, config) if not is_rule_code(n)}
     args = compile_db.get(os.path.realpath(f.path), ()) if compile_db else ()
     if not disabled and not args:
         return None

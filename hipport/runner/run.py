@@ -14,12 +14,13 @@ from hipport.config import Config
 from hipport.findings import SKIPPED_PREFIX
 from hipport.fsio import DEFAULT_MAX_FILE_SIZE
 from hipport.options import EngineOptions
+from hipport.policy import apply_project_filters
 from hipport.project import SOURCE_SUFFIXES, EmptyRun, classify, discover
 from hipport.runner.compile_db import load_compile_commands
 from hipport.runner.outcome import FileKind, FileOutcome, FileStatus, RunSummary, outcome_of
 from hipport.runner.per_path import apply_config_patterns, per_file_options
 from hipport.runner.pool import WorkerSetup, WorkItem
-from hipport.runner.project_names import apply_project_filters, project_names
+from hipport.runner.project_names import project_names
 from hipport.runner.renames import follow_renames_in_cmake, include_renames, output_relpath
 from hipport.target import Target
 

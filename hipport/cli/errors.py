@@ -1,0 +1,62 @@
+"""The one error handler of the `hipport` command, and its exit codes (as ruff's):
+
+    0    clean: nothing at or above --fail-on
+    1    findings at or above --fail-on, pending changes with --diff, a file that could
+         not be written or processed
+    2    usage error (bad option, path or configuration) or internal error
+    130  interrupted (Ctrl-C, SIGINT): files are either as they were or fully written
+
+Every subcommand runs under `guarded` (hipport.cli.LazyGroup.invoke applies it), so the
+same failure gives the same code in every command.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+import click
+
+EXIT_CLEAN = 0
+EXIT_FINDINGS = 1
+EXIT_ERROR = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for a Ctrl-C
+
+
+def guarded(run: Callable[[], Any]) -> Any:
+    """Call `run`; turn what escapes it into a message and the exit code of the table."""
+    try:
+        return run()
+    except (click.exceptions.Exit, click.ClickException, click.Abort):
+        raise  # click's own: usage errors exit 2, --help and --version 0
+    except KeyboardInterrupt:
+        _fail("interrupted; every file is either as it was or fully written", EXIT_INTERRUPTED)
+    except BrokenPipeError:  # `| head`: the reader has gone; nothing left to tell it
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(EXIT_FINDINGS)
+    except Exception as exc:  # noqa: BLE001 (the CLI's last line of defence)
+        if _is_input_error(exc):  # the user's input (configuration, baseline), not a bug
+            _fail(f"error: {exc}", EXIT_ERROR)
+        if os.environ.get("HIPPORT_DEBUG"):
+            raise
+        _fail(
+            f"error: {exc} (internal error: {type(exc).__name__}; "
+            "set HIPPORT_DEBUG=1 for the traceback)",
+            EXIT_ERROR,
+        )
+
+
+def _is_input_error(exc: Exception) -> bool:
+    from hipport.baseline import BaselineError
+    from hipport.config import ConfigError
+    from hipport.project import EmptyRun
+
+    return isinstance(exc, ConfigError | BaselineError | EmptyRun)
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    click.echo(f"hipport: {message}", err=True)
+    sys.exit(code)

@@ -1,0 +1,316 @@
+"""The findings policy: which findings a run reports, at what severity, and whether it fails.
+
+One module applies, in this order, for every command (`check`, `translate --fail-on`, the
+pre-commit hook, which runs `check`):
+
+1. name filters: an unknown identifier (HIP004) the project defines in another file;
+2. per-path ignores (`per-path-ignore` in the configuration);
+3. inline suppressions (`// hipport: ignore[...]`, with HIP201 for unused ones);
+4. `--select` / `--ignore` and the configuration's `severity` overrides (`off` silences);
+5. the baseline (accepted findings do not fail).
+
+`exit_code(findings, fail_on)` then decides pass (0) or fail (1); FAIL_LEVELS are the
+`--fail-on` values. The renderers read what this module kept; nothing else filters.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hipport.catalogue import RULES, Severity
+
+if TYPE_CHECKING:
+    from hipport.baseline import Baseline, StaleEntry
+    from hipport.config import Config
+    from hipport.engine import TranslationResult
+    from hipport.findings import Finding
+
+FAIL_LEVELS = ("error", "warning", "note", "never")
+UNKNOWN_CODE = "HIP004"
+
+
+# --------------------------------------------------------------------------- per path
+
+
+def matches_config(path: Path, relpath: str, patterns: list[str], config: Config) -> bool:
+    """Configuration globs are relative to the directory holding the configuration (the
+    project root), whichever directory the run was started on."""
+    from hipport.project import match_globs
+
+    if not patterns:
+        return False
+    rel = _root_rel(path, config.root)
+    return match_globs(rel if rel is not None else relpath, patterns)
+
+
+def _root_rel(path: Path, root: Path) -> str | None:
+    try:
+        return Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
+    except ValueError:
+        return None
+
+
+def per_path_entries(path: Path, relpath: str, config: Config) -> list[str]:
+    """Every per-path-ignore entry whose pattern matches the file: rule codes (findings
+    this policy drops) and CUDA names (mappings the engine leaves alone)."""
+    entries: list[str] = []
+    for pattern, names in config.per_path_ignore.items():
+        if matches_config(path, relpath, [pattern], config):
+            entries.extend(names)
+    return entries
+
+
+def is_rule_code(entry: str) -> bool:
+    """HIP004 (a rule code) rather than a CUDA name such as CUDA_CHECK."""
+    return entry[:3].upper() == "HIP" and entry[3:].isdigit()
+
+
+def apply_project_filters(files: Iterable[Any], names: frozenset[str], config: Config) -> None:
+    """Steps 1 and 2 on the runner's FileOutcomes, in place: unknown-identifier findings for
+    names the project defines elsewhere are dropped, as are findings of codes a
+    per-path-ignore entry turns off for that path. A result left in the cache gets a loader
+    that filters it, and its cached finding counts are filtered now."""
+    for f in files:
+        if f.result is None and f.info is None:
+            continue
+        codes = frozenset(
+            e.upper() for e in per_path_entries(f.path, f.relpath, config) if is_rule_code(e)
+        )
+        if f.result is None:
+            f.codes = Counter()
+            for code, api, n in f.info.codes:
+                if not (code == UNKNOWN_CODE and api in names) and code not in codes:
+                    f.codes[code] += n
+            if f.loader is not None:
+                f.loader = _filtering(f.loader, names, codes)
+            continue
+        f.result = _filtered(f.result, names, codes)
+
+
+def _filtered(
+    result: TranslationResult, names: frozenset[str], codes: frozenset[str]
+) -> TranslationResult:
+    from hipport.tables import Status  # not at import: `hipport CMD --help` stays light
+
+    kept = [
+        x
+        for x in result.findings
+        if not (x.code == UNKNOWN_CODE and x.api in names) and x.code not in codes
+    ]
+    if len(kept) == len(result.findings):
+        return result
+    return replace(
+        result,
+        findings=kept,
+        uses=[u for u in result.uses if not (u.status is Status.UNKNOWN and u.api in names)],
+    )
+
+
+def _filtering(
+    loader: Callable[[], TranslationResult | None], names: frozenset[str], codes: frozenset[str]
+) -> Callable[[], TranslationResult | None]:
+    def load() -> TranslationResult | None:
+        result = loader()
+        return _filtered(result, names, codes) if result is not None else None
+
+    return load
+
+
+# --------------------------------------------------------------------------- the files
+
+
+@dataclass
+class FileInput:
+    """One file as the policy sees it (a runner FileOutcome, or a bare TranslationResult)."""
+
+    relpath: str  # relative to the project root (what the baseline and SARIF expect)
+    status: str
+    result: Any  # TranslationResult | None
+    error: str | None = None
+    loader: Any = None  # () -> TranslationResult: a result the runner left in its cache
+
+    def load(self) -> Any:
+        """The result, loaded (and not kept) when the runner streamed it."""
+        if self.result is not None or self.loader is None:
+            return self.result
+        return self.loader()
+
+
+def inputs_from(source: Any) -> list[FileInput]:
+    """Accept a RunSummary (with .files of FileOutcome) or an iterable of TranslationResult."""
+    files = getattr(source, "files", source)
+    root = getattr(source, "root", None)
+    out = []
+    for item in files:
+        if getattr(item, "status", None) == "copied":  # not a source: nothing to check
+            continue
+        if hasattr(item, "relpath"):
+            relpath = _root_relative(item.path, item.relpath, root)
+            loader = getattr(item, "loader", None) if item.result is None else None
+            out.append(FileInput(relpath, item.status, item.result, item.error, loader))
+        else:  # a TranslationResult
+            status = "failed" if item.error else ("changed" if item.changed else "unchanged")
+            out.append(FileInput(item.path, status, item, item.error))
+    return out
+
+
+def _root_relative(path: Any, relpath: str, root: Any) -> str:
+    """The file's path relative to the project root, whatever directory the runner's
+    relpath was relative to."""
+    if root is None or path is None:
+        return relpath
+    try:
+        # realpath, not resolve(): a symlink loop must not raise
+        real, real_root = Path(os.path.realpath(path)), Path(os.path.realpath(root))
+        return real.relative_to(real_root).as_posix()
+    except ValueError:
+        return relpath
+
+
+# --------------------------------------------------------------------------- selection
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which findings are reported and at what severity (configuration and CLI)."""
+
+    severity: Mapping[str, str] = field(default_factory=dict)  # code or name -> level|off
+    select: tuple[str, ...] = ()  # codes, code prefixes or names; () means all
+    ignore: tuple[str, ...] = ()
+
+    def level(self, finding: Finding) -> str | None:
+        """The severity to report `finding` at, or None when it is turned off."""
+        name = RULES[finding.code].name if finding.code in RULES else None
+        level = self.severity.get(finding.code) or (self.severity.get(name) if name else None)
+        if level == "off":
+            return None
+        if self.select and not _matches(finding.code, name, self.select):
+            return None
+        if self.ignore and _matches(finding.code, name, self.ignore):
+            return None
+        return level or finding.severity.value
+
+
+def _matches(code: str, name: str | None, patterns: tuple[str, ...]) -> bool:
+    for pattern in patterns:
+        p = pattern.strip()
+        if p.upper() == "ALL" or (p and code.startswith(p.upper())) or p.lower() == name:
+            return True
+    return False
+
+
+def file_findings(
+    item: FileInput, selection: Selection, use_suppressions: bool, result: Any = None
+) -> tuple[list[Finding], list[Finding]]:
+    """Steps 3 and 4 for one file: (kept, silenced), with locations on the relpath and
+    severities as configured. A file the run could not process is a finding of its own."""
+    from hipport.findings import file_finding
+    from hipport.suppressions import filter_findings
+
+    result = result if result is not None else item.result
+    raw: list[Finding] = []
+    if result is not None:
+        raw = [
+            replace(f, location=replace(f.location, path=item.relpath), extra=dict(f.extra))
+            for f in result.findings
+        ]
+    error = item.error or (result.error if result is not None else None)
+    not_processed = file_finding(item.relpath, item.status, error)
+    if not_processed is not None:
+        raw.append(not_processed)
+    source = result.source if result is not None else b""
+    silenced: list[Finding] = []
+    if use_suppressions and source:
+        outcome = filter_findings(source, item.relpath, raw)
+        raw = outcome.kept + outcome.unused
+        silenced.extend(outcome.suppressed)
+    kept = []
+    for f in raw:
+        level = selection.level(f)
+        if level is None:
+            silenced.append(f)
+            continue
+        kept.append(replace(f, severity=Severity(level)) if level != f.severity.value else f)
+    return kept, silenced
+
+
+@dataclass
+class Verdict:
+    """What the policy made of a run's findings."""
+
+    reported: list[Finding]  # after every step: what renderers show and the gate counts
+    accepted: list[Finding] = field(default_factory=list)  # by the baseline
+    silenced: list[Finding] = field(default_factory=list)  # suppressions, select, "off"
+    stale: list[StaleEntry] = field(default_factory=list)  # baseline entries no longer hit
+
+    def exit_code(self, fail_on: str) -> int:
+        return exit_code(self.reported, fail_on)
+
+
+def order(f: Finding) -> tuple:
+    loc = f.location
+    return (loc.path, loc.line, loc.column, f.code)
+
+
+def apply_baseline(
+    active: list[Finding], baseline: Baseline | None, silenced: list[Finding] | None = None
+) -> Verdict:
+    """Step 5: findings the baseline accepts do not fail; the rest are reported."""
+    from hipport.baseline import compare
+
+    active = sorted(active, key=order)
+    if baseline is None:
+        return Verdict(active, [], silenced or [], [])
+    comparison = compare(baseline, active)
+    return Verdict(
+        sorted(comparison.new, key=order),
+        sorted(comparison.baselined, key=order),
+        silenced or [],
+        comparison.stale,
+    )
+
+
+def judge(
+    source: Any,
+    selection: Selection | None = None,
+    baseline: Baseline | None = None,
+    use_suppressions: bool = True,
+) -> Verdict:
+    """Steps 3-5 over a whole run (a RunSummary, whose files the runner already filtered by
+    steps 1-2): the verdict `translate --fail-on` gives, the same `check` gives."""
+    selection = selection or Selection()
+    active: list[Finding] = []
+    silenced: list[Finding] = []
+    for item in inputs_from(source):
+        kept, gone = file_findings(item, selection, use_suppressions, item.load())
+        active.extend(kept)
+        silenced.extend(gone)
+    return apply_baseline(active, baseline, silenced)
+
+
+# --------------------------------------------------------------------------- the verdict
+
+
+def failing(findings: Iterable[Finding], fail_on: str) -> list[Finding]:
+    """Findings at or above `fail_on` (error, warning, note; never: none)."""
+    if fail_on == "never":
+        return []
+    threshold = Severity.parse(fail_on).rank
+    return [f for f in findings if f.severity.rank >= threshold]
+
+
+def exit_code(findings: Iterable[Finding], fail_on: str) -> int:
+    """0: the findings pass the gate at `fail_on`; 1: they fail it."""
+    return 1 if failing(findings, fail_on) else 0
+
+
+def fail_level(value: str) -> str:
+    """A --fail-on / `fail-on` value, checked (ValueError names the choices)."""
+    if value not in FAIL_LEVELS:
+        raise ValueError(f"fail-on must be one of {', '.join(FAIL_LEVELS)}, not {value!r}")
+    return value

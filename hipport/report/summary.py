@@ -1,0 +1,67 @@
+"""The closing summary of a run (`translate` prints it on stderr): files, renames per
+family, findings per rule (code and name), and the minimum ROCm the code needs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hipport.target import Version
+
+
+def rule_label(code: str) -> str:
+    """`HIP004 unknown-api`: a code with its rule's name, from the static catalogue."""
+    from hipport.findings import RULES
+
+    if not code:
+        return ""
+    info = RULES.get(code)
+    return f"{code} {info.name}" if info else code
+
+
+def minimum_rocm_line(rocm: Version | None, deciders: list[str]) -> str:
+    if rocm is None:
+        return "minimum ROCm for the translated code: any (no versioned HIP API used)"
+    shown = ", ".join(deciders[:5]) + (" ..." if len(deciders) > 5 else "")
+    return f"minimum ROCm for the translated code: {rocm} (decided by {shown})"
+
+
+def files_line(summary: Any) -> str:
+    stats = summary.stats()
+    return (
+        f"hipport: {stats['scanned']} files scanned: {stats['changed']} changed, "
+        f"{stats['unchanged']} unchanged, {stats['failed']} failed, "
+        f"{stats['skipped']} skipped; {stats['cached']} from the cache"
+        + (f"; {stats['copied']} other files copied" if stats["copied"] else "")
+        + f" ({summary.elapsed:.2f} s)"
+    )
+
+
+def print_summary(summary: Any, err: bool = True) -> None:
+    """Print the summary of a RunSummary (on stderr unless `err` is False)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(stderr=err, highlight=False, soft_wrap=True)
+    console.print(files_line(summary), markup=False)
+    for f in summary.files:
+        if f.status in ("failed", "skipped") and f.error:
+            console.print(f"  {f.relpath}: {f.error}", markup=False)
+    for rel, reason in summary.skipped:
+        console.print(f"  {rel}: not processed: {reason}", markup=False)
+    renamed = summary.renamed_per_family()
+    findings = summary.findings_per_code()
+    if renamed or findings:
+        table = Table(show_header=True, box=None, pad_edge=False)
+        table.add_column("renamed per family")
+        table.add_column("", justify="right")
+        table.add_column("findings per kind")
+        table.add_column("", justify="right")
+        left = sorted(renamed.items(), key=lambda kv: (-kv[1], kv[0]))
+        right = sorted(findings.items())
+        for i in range(max(len(left), len(right))):
+            a = left[i] if i < len(left) else ("", "")
+            b = right[i] if i < len(right) else ("", "")
+            table.add_row(str(a[0]), str(a[1]), rule_label(b[0]), str(b[1]))
+        console.print(table)
+    rocm, deciders = summary.min_rocm()
+    console.print(minimum_rocm_line(rocm, deciders), markup=False)
