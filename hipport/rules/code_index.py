@@ -70,9 +70,9 @@ class CodeIndex:
 
     def _index(self, texts: Collection[str]) -> None:
         """Add the positions of `texts` to self.at, in one pass over the tokens."""
-        missing = {t for t in texts if t not in self._indexed}
-        if not missing:
+        if self._indexed.issuperset(texts):  # the common case, tested in C
             return
+        missing = {t for t in texts if t not in self._indexed}
         at, all_texts = self.at, self.texts
         for k in [k for k, t in enumerate(all_texts) if t in missing]:
             ks = at.get(all_texts[k])
