@@ -238,7 +238,7 @@ def stdin_result(path: Path, data: bytes, root: Path, config: Any, target: Any) 
     options = EngineOptions(user_renames=config.renames, disabled_mappings=config.disabled_mappings)
     result = translate_source(data, relpath, target, options)
     index = cache.load_index(config.root)
-    names = frozenset(n for key, (_, _, defined) in index.items() for n in defined)
+    names = frozenset(n for _, _, defined in index.values() for n in defined)
     outcome = FileOutcome(path, relpath, "source", "changed" if result.changed else "unchanged")
     outcome.result = result
     apply_project_filters([outcome], names | result.defined_names, config)

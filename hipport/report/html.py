@@ -1036,7 +1036,7 @@ SCRIPT = """
       return;
     }
     var target = document.getElementById(hash) ||
-      document.querySelector('details[data-path="' + hash.replace(/"/g, '') + '"]');
+      document.querySelector('details[data-path="' + hash.replace(/["\\\\]/g, '\\\\$&') + '"]');
     for (var el = target; el; el = el.parentElement) {
       if (el.tagName === 'DETAILS') { el.open = true; }
     }
