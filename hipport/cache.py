@@ -115,7 +115,7 @@ class ResultStore:
 
     def _path(self, digest: str, file_key: str) -> tuple[Path, str]:
         key = f"{self.salt}|{file_key}|{digest}"
-        name = hashlib.blake2b(key.encode(), digest_size=20).hexdigest()
+        name = hashlib.blake2b(os.fsencode(key), digest_size=20).hexdigest()
         return self.directory / name[:2] / f"{name[2:]}.pickle", key
 
     def load(
@@ -218,7 +218,7 @@ def open_manifest(
     root: Path, options_key: str, tables_key: str, directory: Path | None = None
 ) -> Manifest:
     key = manifest_key(root, options_key, tables_key)
-    name = hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
+    name = hashlib.blake2b(os.fsencode(key), digest_size=16).hexdigest()
     path = (directory or cache_dir()) / f"v{FORMAT}" / f"{name}.pickle"
     manifest = Manifest(path, key, result_store(options_key, tables_key, directory))
     try:
@@ -234,7 +234,7 @@ def open_manifest(
 
 def index_path(root: Path, directory: Path | None = None) -> Path:
     """The project index (names the project defines) is shared by every option set."""
-    name = hashlib.blake2b(os.path.realpath(root).encode(), digest_size=16).hexdigest()
+    name = hashlib.blake2b(os.fsencode(os.path.realpath(root)), digest_size=16).hexdigest()
     return (directory or cache_dir()) / f"v{FORMAT}" / f"index-{name}.pickle"
 
 

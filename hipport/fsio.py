@@ -13,9 +13,11 @@ temporary name the program makes, so one cleanup removes what a killed run left.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 DEFAULT_MAX_FILE_SIZE = 16 * 1024 * 1024  # larger files are skipped with a message
@@ -135,18 +137,29 @@ def _target_mode(path: Path, mode: int | None) -> int:
         return 0o666 & ~_umask()
 
 
+SETID_BITS = stat.S_ISUID | stat.S_ISGID
+
+
 def atomic_write(path: Path, data: bytes, mode: int | None = None, durable: bool = True) -> None:
     """Write `data` to `path` so that readers see either the old file or the new one, never a
     part: a temporary file in the same directory, fsync, rename over, fsync the directory.
-    Keeps the old file's permission bits (or uses `mode`). `durable=False` skips both
-    fsyncs: for the cache, where a file torn by a power loss is only a miss."""
+    Keeps the old file's permission bits (or uses `mode`) and, as far as the OS allows, its
+    owner and group; a setuid/setgid bit is kept only on a file whose owner was kept, so a
+    rewrite never hands one to another user. `durable=False` skips both fsyncs: for the
+    cache, where a file torn by a power loss is only a miss."""
     path = Path(path)
+    try:
+        old: os.stat_result | None = os.stat(path)
+    except FileNotFoundError:
+        old = None
     mode = _target_mode(path, mode)
     fd, tmp = _create_temp(path.parent, path.name)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
+            if not _keep_owner(fh.fileno(), old):
+                mode &= ~SETID_BITS
             os.fchmod(fh.fileno(), mode)
             if durable:
                 os.fsync(fh.fileno())
@@ -159,25 +172,101 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None, durable: bool
         _fsync_dir(path.parent)
 
 
+def _keep_owner(fd: int, old: os.stat_result | None) -> bool:
+    """Give the new file the old one's owner and group; True when it has them (the old file
+    was ours already, or we may chown: root), False otherwise (or with no old file)."""
+    if old is None:
+        return False
+    mine = os.fstat(fd)
+    if (mine.st_uid, mine.st_gid) == (old.st_uid, old.st_gid):
+        return True
+    try:
+        os.fchown(fd, old.st_uid, old.st_gid)
+    except OSError:
+        with contextlib.suppress(OSError):  # the group alone may still be ours to give
+            os.fchown(fd, -1, old.st_gid)
+        return False
+    return True
+
+
 def copy_atomic(source: Path, target: Path) -> None:
-    """Copy `source` to `target` as `shutil.copy2` does (content, permission bits and
-    times), atomically: the copy is streamed into a temporary file, then renamed over."""
+    """Copy `source` to `target` (content, permission bits without setuid/setgid, times),
+    atomically: streamed into a temporary file, then renamed over, so a failed copy (disk
+    full, file too large) leaves no partial file. The source is opened non-blocking and
+    must be a regular file (a FIFO swapped in cannot hang the run)."""
     import shutil
 
     target = Path(target)
-    fd, tmp = _create_temp(target.parent, target.name)
+    fd_in = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd_in, "rb") as src:
+        st = os.fstat(src.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(f"{source}: not a regular file")
+        fd, tmp = _create_temp(target.parent, target.name)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                shutil.copyfileobj(src, out, 1024 * 1024)
+                out.flush()
+                os.fchmod(out.fileno(), stat.S_IMODE(st.st_mode) & ~SETID_BITS)
+                os.fsync(out.fileno())
+            os.utime(tmp, ns=(st.st_atime_ns, st.st_mtime_ns))
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    _fsync_dir(target.parent)
+
+
+def backup_names(path: Path) -> Iterator[Path]:
+    """FILE.orig, FILE.orig.1, FILE.orig.2, ...: where a backup of FILE may go."""
+    yield path.with_name(path.name + ".orig")
+    n = 1
+    while True:
+        yield path.with_name(f"{path.name}.orig.{n}")
+        n += 1
+
+
+def keep_backup(path: Path) -> Path:
+    """Keep the file now at `path` under the first free backup name (FILE.orig, then
+    FILE.orig.1, ...), never replacing an existing backup: a hard link to the file itself
+    (atomic; the link fails when the name exists, whatever it is, a symlink included), or
+    where links are not supported, an exclusive new file with its bytes. Returns the
+    backup's path."""
+    for name in backup_names(path):
+        try:
+            os.link(path, name, follow_symlinks=False)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
+                raise
+            if not _copy_exclusive(path, name):
+                continue
+        _fsync_dir(path.parent)
+        return name
+    raise AssertionError("unreachable: backup_names never ends")
+
+
+def _copy_exclusive(source: Path, name: Path) -> bool:
+    """Copy `source` to a new file `name` (O_EXCL|O_NOFOLLOW); False when the name exists."""
+    import shutil
+
+    st = os.stat(source)
     try:
-        with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
-            shutil.copyfileobj(src, out, 1024 * 1024)
-            out.flush()
-            os.fsync(out.fileno())
-        shutil.copystat(source, tmp)
-        os.replace(tmp, target)
+        fd = os.open(name, _CREATE_FLAGS, stat.S_IMODE(st.st_mode) & ~SETID_BITS)
+    except FileExistsError:
+        return False
+    try:
+        with os.fdopen(fd, "wb") as dst, open(source, "rb") as src:
+            shutil.copyfileobj(src, dst, 1024 * 1024)
+            dst.flush()
+            os.fsync(dst.fileno())
     except BaseException:
         with contextlib.suppress(OSError):
-            os.unlink(tmp)
+            os.unlink(name)
         raise
-    _fsync_dir(target.parent)
+    return True
 
 
 def move_atomic(source: Path, target: Path) -> None:

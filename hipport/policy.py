@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hipport.catalogue import RULES, Severity
+from hipport.project import display_path
 
 if TYPE_CHECKING:
     from hipport.baseline import Baseline, StaleEntry
@@ -150,12 +151,13 @@ def inputs_from(source: Any) -> list[FileInput]:
         if getattr(item, "status", None) == "copied":  # not a source: nothing to check
             continue
         if hasattr(item, "relpath"):
-            relpath = _root_relative(item.path, item.relpath, root)
+            # shown as valid Unicode: a name that is not UTF-8 is escaped (\xNN)
+            relpath = display_path(_root_relative(item.path, item.relpath, root))
             loader = getattr(item, "loader", None) if item.result is None else None
             out.append(FileInput(relpath, item.status, item.result, item.error, loader))
         else:  # a TranslationResult
             status = "failed" if item.error else ("changed" if item.changed else "unchanged")
-            out.append(FileInput(item.path, status, item, item.error))
+            out.append(FileInput(display_path(item.path), status, item, item.error))
     return out
 
 

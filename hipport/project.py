@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import fnmatch
 import os
+import re
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -85,6 +86,44 @@ def skip_reason(exc: OSError, what: str = "cannot read") -> str:
     if exc.errno in (errno.EACCES, errno.EPERM):
         return DENIED_REASON
     return f"{what}: {exc.strerror or exc}"
+
+
+def display_path(path: str) -> str:
+    """A path as reports show it: valid Unicode whatever the file system holds. A byte that
+    is not UTF-8 (kept by Python as a lone surrogate) becomes `\\xNN`, and a control
+    character its escape (`\\n`, `\\t`, `\\x1b`), so every format can encode it and a
+    name cannot break a line-based format."""
+    if path.isprintable() and path.isascii():
+        return path
+    out = []
+    for ch in path:
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:  # surrogateescape's stand-in for the byte code - 0xDC00
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif code < 0x20 or code == 0x7F or 0xD800 <= code <= 0xDFFF:
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+_BYTE_ESCAPE = re.compile(r"\\x([0-9a-f]{2})")
+
+
+def path_bytes(shown: str) -> bytes:
+    """The bytes of a path display_path showed (its `\\xNN` escapes back to bytes): what a
+    URI percent-encodes."""
+    out = bytearray()
+    last = 0
+    for m in _BYTE_ESCAPE.finditer(shown):
+        out += shown[last : m.start()].encode("utf-8", "surrogateescape")
+        out.append(int(m.group(1), 16))
+        last = m.end()
+    return bytes(out + shown[last:].encode("utf-8", "surrogateescape"))
 
 
 def classify(name: str, suffixes: tuple[str, ...] = SOURCE_SUFFIXES) -> str:

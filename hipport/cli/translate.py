@@ -347,8 +347,10 @@ def _display_prefix(base: Path) -> str:
 
 
 def _check_outdir(outdir: Path, paths: tuple[Path, ...]) -> None:
-    """-o inside an input tree would translate its own output on the next run; -o onto
-    the directory of an input file would overwrite the input; -o under a file cannot be."""
+    """-o must never overwrite an input: it is refused when it is an input, holds one
+    (is an ancestor of an input, e.g. `translate src include -o .`) or lies inside an
+    input directory (the next run would translate its own output). Paths are compared
+    resolved, symlinks included; -o under a file cannot be."""
     for parent in (outdir, *outdir.parents):
         if parent.exists() and not parent.is_dir():
             raise click.UsageError(
@@ -357,17 +359,22 @@ def _check_outdir(outdir: Path, paths: tuple[Path, ...]) -> None:
     real_out = os.path.realpath(outdir)
     for p in paths:
         real = os.path.realpath(p)
-        inside = real_out == real or real_out.startswith(real.rstrip(os.sep) + os.sep)
-        if inside and Path(p).is_dir():
+        if _within(real_out, real) and os.path.isdir(real):
             raise click.UsageError(
-                f"the output directory {outdir} is inside the input "
+                f"refusing to write the output tree to {outdir}: it is inside the input "
                 f"{p}; choose a directory outside it"
             )
-        if not Path(p).is_dir() and os.path.dirname(real) == real_out:
+        if _within(real, real_out) or _within(os.path.abspath(p), real_out):
             raise click.UsageError(
-                f"the output directory {outdir} holds the input {p}; "
-                "use --in-place to rewrite it, or another directory"
+                f"refusing to write the output tree to {outdir}: it holds the input {p}, "
+                "which would be overwritten; use --in-place to rewrite it, or another "
+                "directory"
             )
+
+
+def _within(path: str, directory: str) -> bool:
+    """`path` is `directory` or lies under it (both absolute)."""
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
 def _run(paths, config, opts, progress):

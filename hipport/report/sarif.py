@@ -131,7 +131,11 @@ def _result(f: Finding, index: dict[str, int]) -> dict[str, Any]:
 def _uri(path: str) -> str:
     from urllib.parse import quote
 
-    return quote(path.replace("\\", "/").lstrip("/"), safe="/")
+    from hipport.project import path_bytes
+
+    # a name that is not UTF-8 is shown escaped (\xNN); its URI percent-encodes the byte
+    raw = path_bytes(path) if "\\x" in path else path.encode("utf-8", "surrogateescape")
+    return quote(raw.replace(b"\\", b"/").lstrip(b"/"), safe="/")
 
 
 def to_sarif(report: Report, options: RenderOptions | None = None) -> dict[str, Any]:

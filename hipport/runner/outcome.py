@@ -135,7 +135,9 @@ class RunSummary:
             "failed": counts.get("failed", 0),
             "skipped": counts.get("skipped", 0),
             "cached": self.cached_count(),
-            "copied": sum(1 for f in self.files if f.kind == FileKind.OTHER),
+            "copied": sum(
+                1 for f in self.files if f.kind == FileKind.OTHER and f.status == FileStatus.COPIED
+            ),
             "renamed_files": {
                 f.relpath: f.out_relpath
                 for f in self.files

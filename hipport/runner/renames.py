@@ -3,6 +3,7 @@ name files (includes, build files) following it."""
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import replace
 
@@ -42,11 +43,13 @@ def follow_renames_in_cmake(outcomes: dict[str, FileOutcome]) -> None:
     if not names:
         return
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    word = re.compile(rb"(?<![A-Za-z0-9_.+-])(" + alternatives.encode() + rb")(?![A-Za-z0-9_.+-])")
+    word = re.compile(
+        rb"(?<![A-Za-z0-9_.+-])(" + os.fsencode(alternatives) + rb")(?![A-Za-z0-9_.+-])"
+    )
     for f in outcomes.values():
         if f.kind != FileKind.CMAKE or f.result is None or f.result.error:
             continue
-        output = word.sub(lambda m: names[m.group(1).decode()].encode(), f.result.output)
+        output = word.sub(lambda m: os.fsencode(names[os.fsdecode(m.group(1))]), f.result.output)
         if output != f.result.output:
             f.result = replace(f.result, output=output)
             f.status = FileStatus.CHANGED

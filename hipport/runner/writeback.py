@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from hipport.fsio import atomic_write, copy_atomic, move_atomic
+from hipport.fsio import atomic_write, copy_atomic, keep_backup
 from hipport.runner.outcome import FileOutcome, FileStatus, RunSummary
 
 
@@ -34,6 +34,8 @@ def write_outputs(
                 elif mode == "in-place":
                     _write_in_place(f, backup)
         except OSError as exc:
+            # a copy or write that failed left nothing behind (temp file removed); the
+            # file is counted as failed, not as copied or written
             errors.append((f.relpath, f"cannot write: {exc.strerror or exc}"))
             f.status, f.error = FileStatus.FAILED, f"cannot write: {exc.strerror or exc}"
     return errors
@@ -195,7 +197,7 @@ def _write_in_place(f: FileOutcome, backup: bool) -> None:
     if current != f.result.source:
         raise OSError(f"{f.relpath} changed on disk during the run; left as it is")
     if backup:
-        atomic_write(f.path.with_name(f.path.name + ".orig"), current, mode=_mode(f.path))
+        keep_backup(f.path)  # the original itself, under a name no backup holds yet
     atomic_write(f.path, f.result.output)
 
 
@@ -206,6 +208,5 @@ def _rename_in_place(f: FileOutcome, data: bytes | None, backup: bool) -> None:
     source = f.path.read_bytes()
     atomic_write(new_path, source if data is None else data, mode=_mode(f.path))
     if backup:
-        move_atomic(f.path, f.path.with_name(f.path.name + ".orig"))
-    else:
-        os.unlink(f.path)
+        keep_backup(f.path)  # FILE.orig, FILE.orig.1, ...: never over a backup
+    os.unlink(f.path)
