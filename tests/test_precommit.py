@@ -210,3 +210,52 @@ def test_configured_exclude_applies_to_staged_files(project: Path, pre_commit_en
     done = pre_commit(project, pre_commit_env)
     assert done.returncode == 1 and "src/init.cu:" in done.stdout, done.stdout
     assert "generated/init.cu" not in done.stdout
+
+
+AGREEMENT = {
+    # case: (staged source, the hook's args (check and translate get the same), verdict)
+    "unported": (UNPORTED, [], 1),
+    "suppressed": (SUPPRESSED, [], 0),
+    "another code selected": (UNPORTED, ["--select", "HIP002"], 0),
+    "its code selected": (UNPORTED, ["--select", "HIP001"], 1),
+    "ignored by name": (UNPORTED, ["--ignore", "unsupported-api"], 0),
+    "baselined": (UNPORTED, ["--baseline", "accepted.json"], 0),
+}
+
+
+@pytest.mark.parametrize("case", AGREEMENT)
+def test_hook_check_and_translate_give_one_verdict(
+    tmp_path: Path, hook_repo, pre_commit_env, hipport_cmd, subprocess_env, case: str
+) -> None:
+    """The same staged file and options: the real hook, `hipport check` and
+    `hipport translate --fail-on error` pass or fail it alike (one findings policy)."""
+    source, args, expected = AGREEMENT[case]
+    repo, rev = hook_repo
+    git(tmp_path, "init", "-q")
+    hook_args = "".join(f"\n          - {a!r}" for a in args)
+    (tmp_path / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {repo.as_posix()}\n    rev: {rev}\n    hooks:\n"
+        f"      - id: hipport-check\n        args:{hook_args or ' []'}\n"
+    )
+    git(tmp_path, "add", ".pre-commit-config.yaml")
+    stage(tmp_path, "src/init.cu", source)
+    env = subprocess_env | {"HIPPORT_CACHE_DIR": str(tmp_path / "cache")}
+
+    def hipport(*command: str) -> int:
+        done = subprocess.run(
+            [*hipport_cmd, *command], cwd=tmp_path, capture_output=True, text=True, env=env
+        )
+        assert done.returncode in (0, 1), done.stderr
+        return done.returncode
+
+    if "--baseline" in args:
+        assert hipport("baseline", "src", "--baseline", "accepted.json") == 0
+        git(tmp_path, "add", "accepted.json")
+    hook = pre_commit(tmp_path, pre_commit_env)
+    assert hook.returncode in (0, 1), hook.stdout + hook.stderr
+    verdicts = {
+        "hook": hook.returncode,
+        "check": hipport("check", *args, "src/init.cu"),
+        "translate": hipport("translate", "--stdout", "--fail-on", "error", *args, "src/init.cu"),
+    }
+    assert verdicts == dict.fromkeys(verdicts, expected), hook.stdout

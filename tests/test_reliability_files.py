@@ -230,9 +230,9 @@ def test_fifo_and_socket_are_skipped_without_hanging(tmp_path: Path) -> None:
     sock = socket.socket(socket.AF_UNIX)
     sock.bind(str(tree / "sock.cu"))
     try:
-        start = time.monotonic()
+        # a hang is a TimeoutExpired (the test fails); no elapsed-time assertion, which a
+        # 60 s timeout would make impossible to fail
         code, err = _translate([tree, "--in-place", "-j", "1"], tmp_path, timeout=60)
-        assert time.monotonic() - start < 60
         # named explicitly too
         code2, err2 = _translate([tree / "pipe.cu", "--in-place"], tmp_path, timeout=60)
     finally:

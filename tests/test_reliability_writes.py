@@ -145,20 +145,45 @@ def test_sigint_during_in_place_run(tmp_path: Path) -> None:
     assert original > 0 and translated > 0, (original, translated)
 
 
-def test_sigint_while_translating_does_not_hang(tmp_path: Path) -> None:
-    """SIGINT before any write (the pool is busy): exit 130 promptly, nothing changed.
-    In-place writes start only once every file is translated; 2,000 files keep the pool
-    busy for several seconds even on a fast machine, well past the 1.5 s wait."""
+def _cached_results(cache: Path) -> int:
+    """Result entries in the cache: the runner stores each file's result as it arrives
+    from the pool, so one entry marks a run that is translating (and has not finished)."""
+    return sum(1 for _ in cache.glob("v*/results/*/*.pickle"))
+
+
+def _wait_until_translating(cache: Path, proc: subprocess.Popen, timeout: float = 240) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "the run ended before it could be interrupted"
+        if _cached_results(cache):
+            return
+        time.sleep(0.005)
+    raise AssertionError("no result reached the cache in time")
+
+
+@pytest.mark.parametrize("command", ["translate", "check"])
+def test_sigint_while_translating_exits_130(tmp_path: Path, command: str) -> None:
+    """SIGINT while the pool is busy (the first result is in the cache): exit 130 in every
+    command, and (translate) nothing half-written. No sleep guesses at the timing: the
+    signal is sent once the run is seen translating."""
     tree = tmp_path / "t"
     states = _make_tree(tree, 2000)
-    proc = popen(["translate", tree, "--in-place", "-j", "2", "--no-progress"], tmp_path / "cache")
-    time.sleep(1.5)
-    assert proc.poll() is None
+    cache = tmp_path / "cache"
+    args = {
+        "translate": ["translate", tree, "--in-place", "-j", "2", "--no-progress"],
+        "check": ["check", tree, "-j", "2", "--format", "json"],
+    }[command]
+    proc = popen(args, cache)
+    _wait_until_translating(cache, proc)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err.decode()[-2000:]
+    assert b"hipport: interrupted" in err
     original, translated, temps = _check_each_file_whole(tree, states)
-    assert temps == [] and translated == 0
+    assert temps == []
+    if command == "check" or _cached_results(cache) < len(states):
+        # interrupted before every result was in: in-place writes had not begun
+        assert translated == 0
 
 
 def test_sigkill_during_in_place_run_then_rerun(tmp_path: Path) -> None:
