@@ -11,12 +11,14 @@ Runs before the rename rule: where both edit a token, this rule's name wins.
 from __future__ import annotations
 
 from functools import cached_property
+from weakref import WeakKeyDictionary
 
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.tokens import is_member_or_qualified
 from hipport.tables import Status
 from hipport.tables.arguments import HIP, MIOPEN, ArgumentTables, argument_tables, side_of
-from hipport.tables.model import mappings_dir
+from hipport.tables.model import Tables, mappings_dir
+from hipport.target import Target
 
 ELABORATED = ("enum", "struct", "class", "union")
 
@@ -33,8 +35,7 @@ class TypesRule:
     def run(self, ctx: Context) -> RuleResult:
         out = RuleResult()
         table = argument_tables(ctx.tables.directory)
-        names = _roc_names(ctx, table) if ctx.target.roc else {}
-        elaborated = _type_overloads(ctx, table, names) if table.type_overloads else {}
+        names, elaborated = _for_target(ctx, table)
         if not names and not elaborated:
             return out
         code = ctx.code
@@ -56,21 +57,52 @@ class TypesRule:
         return out
 
 
-def _roc_names(ctx: Context, table: ArgumentTables) -> dict[str, str]:
-    """CUDA type -> its ROC name, for the types the target's ROCm has."""
+_Known = tuple[dict[str, str], dict[tuple[str, str], str]]
+# per Tables object (weakly: a dropped Tables drops its entries) and Target
+_BY_TARGET: WeakKeyDictionary[Tables, dict[Target, _Known]] = WeakKeyDictionary()
+
+
+def _for_target(
+    ctx: Context, table: ArgumentTables
+) -> tuple[dict[str, str], dict[tuple[str, str], str]]:
+    """The type names to replace and the elaborated overloads, for this file: what depends
+    only on the tables and the target is worked out once a process (MIOpen's stream type
+    depends on the file's cuDNN calls and is added per file)."""
+    by_target = _BY_TARGET.setdefault(ctx.tables, {})
+    known = by_target.get(ctx.target)
+    if known is None:
+        names = _roc_names(ctx, table) if ctx.target.roc else {}
+        elaborated = _type_overloads(ctx, table, names) if table.type_overloads else {}
+        known = by_target[ctx.target] = (names, elaborated)
+    names, elaborated = known
+    if ctx.target.roc:
+        miopen = _miopen_names(ctx, table)
+        if miopen:
+            names = {**names, **miopen}
+    return names, elaborated
+
+
+def _miopen_names(ctx: Context, table: ArgumentTables) -> dict[str, str]:
+    """MIOpen's type names (cudaStream_t), in a file whose cuDNN calls go to MIOpen."""
     rocm = ctx.target.rocm or ctx.tables.newest_rocm
-    miopen = None
-    out: dict[str, str] = {}
-    for name, roc in table.roc_types.items():
-        if roc.roc_added is not None and roc.roc_added > rocm:
-            continue
-        if roc.applies_to == MIOPEN:
-            if miopen is None:
-                miopen = _goes_to_miopen(ctx)
-            if not miopen:
-                continue
-        out[name] = roc.roc
-    return out
+    wanted = {
+        name: roc.roc
+        for name, roc in table.roc_types.items()
+        if roc.applies_to == MIOPEN and (roc.roc_added is None or roc.roc_added <= rocm)
+    }
+    if not wanted or not ctx.code.mentions(wanted.keys()) or not _goes_to_miopen(ctx):
+        return {}
+    return wanted
+
+
+def _roc_names(ctx: Context, table: ArgumentTables) -> dict[str, str]:
+    """CUDA type -> its ROC name, for the types the target's ROCm has (MIOpen's apart)."""
+    rocm = ctx.target.rocm or ctx.tables.newest_rocm
+    return {
+        name: roc.roc
+        for name, roc in table.roc_types.items()
+        if roc.applies_to != MIOPEN and (roc.roc_added is None or roc.roc_added <= rocm)
+    }
 
 
 def _goes_to_miopen(ctx: Context) -> bool:
