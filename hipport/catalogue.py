@@ -8,9 +8,9 @@ matters: where two rules edit the same bytes, the earlier one wins), then one mo
 hazard code, in code order. tests/test_catalogue.py checks this table against the modules.
 
 Add a rule: write its module (see hipport/rules/__init__.py), add one RuleInfo entry here
-with a free code and regenerate docs/rules.md
-(python tools/gen_rules_doc.py). A hazard module under rules/hazards/ is picked up from its
-entry; a new rewrite module is also placed in REWRITE_ORDER.
+with a free code, and regenerate docs/rules.md (python tools/gen_rules_doc.py). A hazard
+module under rules/hazards/ is picked up from its entry; a new rewrite module is also
+placed in REWRITE_ORDER.
 """
 
 from __future__ import annotations

@@ -12,8 +12,10 @@ Add a rule = add one module + one catalogue entry:
     it from the entry (see hipport/rules/hazards/__init__.py).
   - a rewrite: hipport/rules/<name>.py, its RuleInfo entries (module "rules.<name>"), and
     its place in catalogue.REWRITE_ORDER (earlier rules win overlapping edits).
-Then add its pair cases (tests/cases/) and run python tools/gen_rules_doc.py. A module
-named in the catalogue that is missing or has no RULE is an error, never skipped.
+Then add its cases (a rewrite: CUDA/HIP pairs in tests/cases/engine/<name>/; a hazard:
+tests/cases/hazards/<CODE>/) and run python tools/gen_rules_doc.py. A module named in the
+catalogue that is missing or has no RULE is an error, never skipped; a module under rules/
+that defines a RULE the catalogue does not run fails tests/test_catalogue.py.
 """
 
 from __future__ import annotations
