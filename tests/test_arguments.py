@@ -197,3 +197,96 @@ def test_tables_show_a_namespace(hipport_cmd, subprocess_env):
     assert _show(hipport_cmd, subprocess_env, "cub")["namespace"]["hip_namespace"] == "hipcub"
     cuda = _show(hipport_cmd, subprocess_env, "cuda")["namespace"]
     assert cuda["status"] == "unsupported" and cuda["hint"]
+
+
+# --- every row, applied to a synthetic call ------------------------------------------------
+
+_WRAPS = ("HIP-SYMBOL", "reinterpret-cast", "reinterpret-cast-size-t")
+
+
+def _arity_needed(rows) -> int:
+    """Enough arguments for every index the rows name (an addition at the last index
+    appends)."""
+    need = 0
+    for r in rows:
+        if r.action == "add-const-argument":
+            need = max(need, r.arg)
+        elif r.action == "move-argument":
+            need = max(need, r.arg + r.count, r.move_to)
+        elif r.action == "add-var-argument":
+            need = max(need, r.arg + 1, r.move_to)
+        else:
+            need = max(need, r.arg + 1)
+    return need
+
+
+def _expected(rows, n: int, arity: int | None, version: str) -> list[str]:
+    """The argument list the documented semantics give (mappings/README.md), computed as
+    list operations: wraps and replacements in place; additions, copies and moved blocks
+    before the argument they name (or at the end); removed and moved ones gone."""
+    text = [f"a{k}" for k in range(n)]
+    for r in rows:
+        if r.action == "HIP-SYMBOL":
+            text[r.arg] = f"HIP_SYMBOL({text[r.arg]})"
+        elif r.action == "reinterpret-cast":
+            text[r.arg] = f"reinterpret_cast<{r.value or 'const void*'}>({text[r.arg]})"
+        elif r.action == "reinterpret-cast-size-t":
+            text[r.arg] = f"reinterpret_cast<size_t*>({text[r.arg]})"
+        elif r.action == "replace-argument-with-const":
+            text[r.arg] = r.value
+    gone: set[int] = set()
+    before: dict[int, list[tuple[str, bool]]] = {}  # position -> (text, added?)
+    for r in rows:
+        if r.action == "remove-argument":
+            gone.add(r.arg)
+        elif r.action == "move-argument":
+            block = list(range(r.arg, r.arg + r.count))
+            gone.update(block)
+            before.setdefault(r.move_to, []).extend((text[k], False) for k in block)
+        elif r.action == "add-var-argument":
+            before.setdefault(min(r.move_to, n), []).append((f"a{r.arg}", True))
+        elif r.action == "add-const-argument":
+            values = [v.strip() for v in r.value.replace("{hip_version}", version).split(",")]
+            at = r.arg if r.arg < n else n + r.arg
+            before.setdefault(at, []).extend((v, True) for v in values)
+    out: list[tuple[str, bool]] = []
+    for pos in sorted(set(range(n)) | set(before)):
+        out.extend(before.get(pos, []))
+        if pos < n and pos not in gone:
+            out.append((text[pos], False))
+    while arity is not None and len(out) > arity and any(added for _, added in out):
+        last = max(i for i, (_, added) in enumerate(out) if added)
+        del out[last]
+    return [t for t, _ in out]
+
+
+def _row_groups() -> list[tuple[str, str]]:
+    table = argument_tables(load_tables().directory)
+    return sorted(
+        {(r.cuda_function, r.applies_to) for name in table.calls for r in table.calls[name]}
+    )
+
+
+@pytest.mark.parametrize(("name", "side"), _row_groups(), ids=lambda v: str(v))
+def test_every_row_is_applied_as_documented(name: str, side: str) -> None:
+    tables = load_tables()
+    target = Target() if side == "hip" else Target(roc=True)
+    res = __import__("hipport.tables", fromlist=["resolve"]).resolve(tables, name, target)
+    table = argument_tables(tables.directory)
+    from hipport.tables.arguments import side_of
+
+    rows = table.rewrites(name, side_of(res.library), res.new_name or name)
+    if not rows or side_of(res.library) != side:
+        pytest.skip(f"{name} maps to {res.new_name} ({res.status.value}) for this target")
+    n = _arity_needed(rows)
+    arity = rows[0].hip_arity
+    added = sum(len(r.value.split(",")) for r in rows if r.action == "add-const-argument")
+    if arity is not None and added and all(r.action == "add-const-argument" for r in rows):
+        n = min(n, arity - added)  # a call that lacks the arguments: they are added
+    rocm = tables.newest_rocm
+    version = str(rocm.parts[0] * 100 + (rocm.parts + (0,))[1])
+    call = f"{name}({', '.join(f'a{k}' for k in range(n))});\n"
+    out = translate_source(call.encode(), "call.cpp", target).output.decode()
+    out = out.removeprefix('#include "hip/hip_runtime.h"\n')
+    want = f"{res.new_name}({', '.join(_expected(rows, n, arity, version))});\n"
+    assert out == want
