@@ -210,6 +210,18 @@ def test_sarif_warns_past_what_github_shows():
     assert len(warnings) == 1 and "shows only the top 5000" in warnings[0]
 
 
+def test_sarif_size_warning():
+    import os
+
+    from hipport.report.sarif import GITHUB_MAX_GZIP_BYTES, size_warning
+
+    assert size_warning("{}") is None
+    assert size_warning(" " * (GITHUB_MAX_GZIP_BYTES + 10)) is None  # compresses to little
+    noise = os.urandom(GITHUB_MAX_GZIP_BYTES * 3 // 2).hex()  # hex compresses to ~half
+    warning = size_warning(noise)
+    assert warning and "over the 10 MB GitHub accepts" in warning
+
+
 GITLAB_SEVERITIES = {"info", "minor", "major", "critical", "blocker"}
 
 

@@ -173,7 +173,7 @@ def write_reports(report: Any, targets: list[Destination], options: RenderOption
 
     from hipport.fsio import atomic_write
     from hipport.report import FormatUnavailable, render
-    from hipport.report.sarif import limit_warnings
+    from hipport.report.sarif import limit_warnings, size_warning
 
     for d in targets:
         own = options if d.path is None else replace(options, color=False, width=None)
@@ -182,8 +182,9 @@ def write_reports(report: Any, targets: list[Destination], options: RenderOption
         except FormatUnavailable as exc:
             raise click.UsageError(str(exc)) from None
         if d.fmt == "sarif":
-            for warning in limit_warnings(report, own):
-                click.echo(f"hipport: warning: {warning}", err=True)
+            for warning in [*limit_warnings(report, own), size_warning(text)]:
+                if warning:
+                    click.echo(f"hipport: warning: {warning}", err=True)
         if d.fmt == "github":
             _job_summary(report, own)
         if d.path is None:

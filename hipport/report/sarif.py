@@ -24,6 +24,23 @@ INFO_URI = "https://github.com/hipport/hipport"
 _LEVEL = {"error": "error", "warning": "warning", "note": "note"}
 GITHUB_MAX_RESULTS = 25_000  # results per run GitHub accepts
 GITHUB_SHOWN_RESULTS = 5_000  # results per run GitHub shows (the most severe)
+GITHUB_MAX_GZIP_BYTES = 10 * 1024 * 1024  # an upload's size, gzip-compressed
+
+
+def size_warning(text: str) -> str | None:
+    """A warning when the SARIF text, gzip-compressed, is over GitHub's upload size."""
+    import gzip
+
+    data = text.encode("utf-8")
+    if len(data) <= GITHUB_MAX_GZIP_BYTES:  # it cannot compress to more than itself
+        return None
+    size = len(gzip.compress(data, compresslevel=6))
+    if size <= GITHUB_MAX_GZIP_BYTES:
+        return None
+    return (
+        f"SARIF: {size / 1e6:.1f} MB gzip-compressed, over the 10 MB GitHub accepts: "
+        "lower --sarif-max-results"
+    )
 
 
 def max_results(options: RenderOptions | None) -> int | None:
