@@ -7,6 +7,8 @@ hipcc does not compile is skipped."""
 from __future__ import annotations
 
 import re
+from itertools import compress
+from operator import itemgetter
 
 from hipport.catalogue import UNKNOWN
 from hipport.findings import Finding, Use
@@ -28,6 +30,8 @@ LOOKS_CUDA = re.compile(
 )
 
 _UNKNOWN = Resolution("", Status.UNKNOWN)
+_TEXT = itemgetter(1)  # Token.text
+_KIND = itemgetter(0)  # Token.kind
 
 
 class UnknownRule:
@@ -40,21 +44,23 @@ class UnknownRule:
         uses: list[Use] = []
         tokens = ctx.tokens
         opts = ctx.options
-        known = ctx.defined | opts.project_names | ctx.user_declared
+        # the three sets are looked in, not joined: the project's names can be many
+        known = (ctx.defined, opts.project_names, ctx.user_declared)
         directive_at = ctx.directive_at
         dead = branches(ctx)
-        # name -> whether it may be reported (the tests that depend on the name only),
-        # decided once per distinct name of the file
-        candidate: dict[str, bool] = {}
-        for i, tok in enumerate(tokens):
+        # each distinct identifier of the file is tested once (the tests depend on the
+        # name only); then only the tokens spelled as a reportable one are visited
+        texts = list(map(_TEXT, tokens))
+        names = set(compress(texts, map(IDENTIFIER.__eq__, map(_KIND, tokens))))
+        reportable = {name for name in names if _may_report(ctx, name, known)}
+        hits = (
+            compress(range(len(tokens)), map(reportable.__contains__, texts)) if reportable else ()
+        )
+        for i in hits:
+            tok = tokens[i]
             if tok.kind != IDENTIFIER:
                 continue
             name = tok.text
-            ok = candidate.get(name)
-            if ok is None:
-                ok = candidate[name] = _may_report(ctx, name, known)
-            if not ok:
-                continue
             d = directive_at.get(i)
             if d is not None and d.name == "include":
                 continue
@@ -75,7 +81,7 @@ class UnknownRule:
         return RuleResult(findings=findings, uses=uses)
 
 
-def _may_report(ctx: Context, name: str, known: frozenset[str]) -> bool:
+def _may_report(ctx: Context, name: str, known: tuple[frozenset[str], ...]) -> bool:
     """Looks like CUDA, is in no table and is not the project's own (wherever it is)."""
     if name.endswith(("_h__", "_H__")):
         return False  # a header's include guard (see names.INCLUDE_GUARDS), not API
@@ -83,7 +89,7 @@ def _may_report(ctx: Context, name: str, known: frozenset[str]) -> bool:
     if not LOOKS_CUDA.match(name) or name in tables.by_cuda or tables.is_hip_name(name):
         return False
     return not (
-        name in known
+        any(name in names for names in known)
         or name in opts.user_renames
         or name in opts.disabled_mappings
         or name in PRESERVE
