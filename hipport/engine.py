@@ -343,18 +343,22 @@ def names_defined_by(
     for k, tok in enumerate(code):
         text = tok.text
         if tok.kind == "punctuation":
-            if text == "{":
-                depth += 1
-            elif text == "}":
-                depth -= 1
-                if depth < enum_depth:
-                    enum_depth = -1
-            elif text == "(":
+            if text == "(":
                 paren += 1
             elif text == ")":
                 paren -= 1
-            if text in ("{", "}", ";") or (declaring is not None and paren < declaring[1]):
+                if declaring is not None and paren < declaring[1]:
+                    declaring = None
+            elif text == ";":
                 declaring = None
+            elif text == "{":
+                depth += 1
+                declaring = None
+            elif text == "}":
+                depth -= 1
+                declaring = None
+                if depth < enum_depth:
+                    enum_depth = -1
             continue
         if tok.kind != IDENTIFIER and tok.kind != "keyword":
             continue

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""The gate's yardstick: translate every program of tests/consistency for ROCm 5.2,
+compile it with the HIP compiler (syntax only, Debian's HIP 5.2), and compare
+"check reports an error" with "the compiler rejects it", program by program.
+
+    python tools/consistency.py [--jobs 2] [--json out.json]
+
+A disagreement is allowed only when tests/consistency/DISAGREEMENTS.tsv lists the program
+with the disagreement seen and the reviewed reason (e.g. a header Debian's HIP lacks).
+Prints each verdict, then the gate's precision and recall on the corpus (a program the
+gate reports is a predicted failure; a program the compiler rejects is a real one).
+tests/test_consistency.py runs the same check in CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+CORPUS = ROOT / "tests" / "consistency"
+REVIEWED = CORPUS / "DISAGREEMENTS.tsv"
+ROCM = "5.2"
+# the two ways the gate and the compiler can disagree
+MISSED = "compiler-rejects-without-error"
+FALSE_ALARM = "error-but-compiles"
+
+
+@dataclass
+class Verdict:
+    program: str
+    errors: list[str] = field(default_factory=list)  # "CODE api" of the error findings
+    compiles: bool = False
+    first_error: str | None = None
+
+    @property
+    def disagreement(self) -> str | None:
+        if bool(self.errors) == (not self.compiles):
+            return None
+        return MISSED if not self.compiles else FALSE_ALARM
+
+
+def programs() -> list[Path]:
+    return sorted(CORPUS.glob("*.cu"))
+
+
+def reviewed() -> dict[str, tuple[str, str]]:
+    """program -> (disagreement, reason) from the reviewed list."""
+    with REVIEWED.open(encoding="utf-8", newline="") as fh:
+        rows = csv.DictReader((line for line in fh if not line.startswith("#")), delimiter="\t")
+        return {r["program"]: (r["disagreement"], r["reason"]) for r in rows}
+
+
+def check(jobs: int = 2) -> tuple[list[Verdict], dict]:
+    from hipport.engine import translate_source
+    from hipport.target import Target
+    from hipport.verify import compile_many, find_compiler, hip_version
+
+    compiler = find_compiler()
+    if compiler is None:
+        raise RuntimeError("no HIP compiler (install hipcc: tests/setup-system.sh)")
+    start = time.perf_counter()
+    target = Target(rocm=ROCM)
+    verdicts: list[Verdict] = []
+    with tempfile.TemporaryDirectory(prefix="hipport-consistency-") as tmp:
+        paths = []
+        for program in programs():
+            result = translate_source(program.read_bytes(), program.name, target)
+            if result.error:
+                raise RuntimeError(f"{program.name}: {result.error}")
+            out = Path(tmp) / program.name
+            out.write_bytes(result.output)
+            paths.append(out)
+            errors = sorted(
+                {f"{f.code} {f.api}" for f in result.findings if f.severity.value == "error"}
+            )
+            verdicts.append(Verdict(program.name, errors))
+        results = compile_many(
+            compiler, paths, "gfx90a", [Path("/usr/include")], hip_version(), jobs
+        )
+        for verdict, compiled in zip(verdicts, results, strict=True):
+            verdict.compiles = compiled.ok
+            verdict.first_error = (compiled.first_error or "").replace(tmp + "/", "") or None
+    return verdicts, figure(verdicts, time.perf_counter() - start)
+
+
+def figure(verdicts: list[Verdict], seconds: float) -> dict:
+    reported = [v for v in verdicts if v.errors]
+    rejected = [v for v in verdicts if not v.compiles]
+    both = [v for v in reported if not v.compiles]
+    return {
+        "rocm": ROCM,
+        "programs": len(verdicts),
+        "compile_failures": len(rejected),
+        "failures_with_an_error_finding": len(both),
+        "programs_with_errors_that_compile": len(reported) - len(both),
+        "precision": round(len(both) / len(reported), 3) if reported else None,
+        "recall": round(len(both) / len(rejected), 3) if rejected else None,
+        "seconds": round(seconds, 1),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    verdicts, fig = check(args.jobs)
+    known = reviewed()
+    unexplained = 0
+    for v in verdicts:
+        state = "compiles" if v.compiles else "REJECTED"
+        line = f"{v.program:34} {state:9} {', '.join(v.errors) or '-'}"
+        if v.disagreement:
+            listed = known.get(v.program)
+            ok = listed is not None and listed[0] == v.disagreement
+            unexplained += not ok
+            line += f"\n{'':34} {v.disagreement}: " + (
+                listed[1] if ok else "NOT IN THE REVIEWED LIST"
+            )
+        if not v.compiles:
+            line += f"\n{'':34} first error: {v.first_error}"
+        print(line)
+    print(
+        f"\nROCm {fig['rocm']}: {fig['programs']} programs, {fig['compile_failures']} rejected by "
+        f"the HIP compiler, {fig['failures_with_an_error_finding']} of them with an error "
+        f"finding; {fig['programs_with_errors_that_compile']} programs with errors compile; "
+        f"precision {fig['precision']}, recall {fig['recall']}; {unexplained} unexplained "
+        f"disagreements ({fig['seconds']} s)"
+    )
+    if args.json:
+        data = {"figure": fig, "programs": [asdict(v) for v in verdicts]}
+        args.json.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return 1 if unexplained else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
