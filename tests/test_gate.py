@@ -316,3 +316,9 @@ def test_toolkit_headers_without_counterpart() -> None:
     )
     got = {(line, s) for c, s, line in found(src) if c == "HIP012"}
     assert got == {(2, "error"), (3, "warning"), (6, "warning")}, got
+
+
+def test_a_condition_on_many_nvcc_macros_is_bounded() -> None:
+    cond = " && ".join(f"CUDART_VERSION > {n} && __CUDACC_VER_MAJOR__ > {n}" for n in range(12))
+    src = HEAD + f"#if {cond} && __CUDA_ARCH__ && __CUDACC_VER_MINOR__\nint v;\n#endif\n"
+    assert "HIP004" not in codes(src)  # decided or not, it returns (no 4**n blow-up)

@@ -14,6 +14,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import product
+from math import prod
 from typing import TYPE_CHECKING
 
 from hipport.lexer import COMMENT, IDENTIFIER, KEYWORD, LITERAL
@@ -43,6 +44,8 @@ _CUDA_SAMPLES: dict[str, tuple[int | None, ...]] = {
     "__CUDACC_RTC__": (None,),
     "__CUDACC_RDC__": (None, 1),
 }
+_MAX_UNKNOWN = 3  # program macros tried both ways (2**3 evaluations at most)
+_MAX_SAMPLES = 64  # CUDA compilations tried per condition
 _OPENS = ("if", "ifdef", "ifndef")
 _ARMS = ("elif", "else", "elifdef", "elifndef")
 _INT = re.compile(r"(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\Z")
@@ -173,8 +176,8 @@ def _value(
     values = {n: lookup(n) for n in names}
     values.update(assignment or {})
     unknown = [n for n, v in values.items() if v == "?"]
-    if len(unknown) > 3:
-        return None
+    if len(unknown) > _MAX_UNKNOWN or (unknown and len(unknown) == len(values)):
+        return None  # only the program's macros (an include guard, a config switch)
     results = set()
     for combo in product((None, 1), repeat=len(unknown)):
         env = {**values, **dict(zip(unknown, combo, strict=True))}
@@ -187,10 +190,10 @@ def _value(
 
 def _cuda_values(words: list[str], tested: tuple[str, ...]) -> frozenset[bool]:
     """The condition's values over the sampled CUDA compilations of the macros it tests."""
-    if not tested:
-        return frozenset()
-    out = set()
     samples = [_CUDA_SAMPLES.get(m, (1,)) for m in tested]
+    if not tested or prod(len(s) for s in samples) > _MAX_SAMPLES:
+        return frozenset()  # nothing to compare, or too many combinations to try
+    out = set()
     for combo in product(*samples):
         value = _value(words, _cuda_value, dict(zip(tested, combo, strict=True)))
         if value is not None:
