@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from hipport import __version__
-from hipport.fsio import atomic_write
+from hipport.fsio import atomic_write, read_regular
 
 FORMAT = 5  # bump when what is pickled changes shape
 # A file modified this recently may be rewritten again within the same mtime tick with the
@@ -130,7 +130,7 @@ class ResultStore:
             if fmt != FORMAT or stored_key != key:
                 return None
             if data is None:
-                data = Path(path).read_bytes()
+                data = read_regular(Path(path))
         except Exception:  # noqa: BLE001 - a corrupt or foreign entry is a miss
             return None
         if content_hash(data) != digest:
@@ -176,7 +176,7 @@ class Manifest:
         if entry.size != st.st_size:
             return None
         try:
-            data = Path(path).read_bytes()
+            data = read_regular(Path(path))
         except OSError:
             return None
         if entry.digest == content_hash(data):

@@ -47,6 +47,7 @@ KNOWN_KEYS = {
     "per-path-ignore",
     "rename-suffix",
     "max-file-size",
+    "time-limit",
     "baseline",
 }
 
@@ -100,6 +101,11 @@ def _validate(values: dict[str, Any], source: Path) -> dict[str, Any]:
     for key in ("experimental", "roc", "amd-ext", "translate-strings", "semantic", "cache"):
         if key in values and not isinstance(values[key], bool):
             raise ConfigError(f"{source}: '{key}' must be true or false")
+    limit = values.get("time-limit")
+    if limit is not None and (
+        isinstance(limit, bool) or not isinstance(limit, int | float) or limit <= 0
+    ):
+        raise ConfigError(f"{source}: time-limit must be a number of seconds > 0, not {limit!r}")
     for key in ("jobs", "max-file-size"):
         if key in values and (
             isinstance(values[key], bool) or not isinstance(values[key], int) or values[key] < 0

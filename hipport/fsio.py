@@ -49,6 +49,18 @@ def read_source(path: Path, max_size: int = DEFAULT_MAX_FILE_SIZE) -> bytes:
     return data
 
 
+def read_regular(path: Path) -> bytes:
+    """The bytes of a regular file, checked after opening it non-blocking: a path swapped
+    for a FIFO (or a device) raises OSError at once instead of blocking the run. For every
+    read of a path besides sources (read_source): cache revalidation, outputs compared
+    before a write, compile_commands.json."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        return fh.read()
+
+
 TEMP_SUFFIX = ".hipport-tmp"
 # Temporary names older hipport versions made; the cleanup still recognises them.
 _LEGACY_COPY_SUFFIX = ".hipport-copy"  # .NAME.hipport-copy (copies into an output tree)

@@ -55,9 +55,14 @@ def run_options(values: dict[str, Any], config) -> Any:
         rename_suffix=dict(config.get("rename-suffix", {}))
         | dict(values.get("rename_suffix") or {}),
         max_file_size=int(pick("max-file-size", 16 * 1024 * 1024)),
+        time_limit=_time_limit(pick("time-limit")),
         allow_empty=bool(values.get("allow_empty")),
         force_exclude=bool(values.get("force_exclude")),
     )
+
+
+def _time_limit(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 def common_options(func):
@@ -110,6 +115,14 @@ def common_options(func):
             help="Worker processes (default: all cores).",
         ),
         click.option("--no-cache", is_flag=True, help="Do not read or write the result cache."),
+        click.option(
+            "--time-limit",
+            type=click.FloatRange(min=0, min_open=True),
+            default=None,
+            metavar="SECONDS",
+            help="Give up on a file after SECONDS (default: 300): it becomes an error "
+            "(HIP202) and the run goes on.",
+        ),
         click.option(
             "--allow-empty",
             is_flag=True,

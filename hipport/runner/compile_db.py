@@ -7,6 +7,8 @@ import os
 import shlex
 from pathlib import Path
 
+from hipport.fsio import read_regular
+
 # flags whose value is the next argument; of these, the paths are made absolute
 _FLAGS_WITH_VALUE = ("-I", "-D", "-U", "-isystem", "-include")
 _VALUE_NOT_A_PATH = ("-D", "-U")
@@ -21,7 +23,7 @@ def load_compile_commands(directory: Path | None) -> CompileArgs:
         return {}
     path = directory / "compile_commands.json" if directory.is_dir() else directory
     try:
-        entries = json.loads(path.read_text(encoding="utf-8"))
+        entries = json.loads(read_regular(path).decode("utf-8"))  # a FIFO: an error, no hang
     except (OSError, ValueError) as exc:
         raise ValueError(f"cannot read compilation database {path}: {exc}") from None
     out: CompileArgs = {}

@@ -9,7 +9,10 @@ the one that crashes again is reported and the rest go on.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,6 +93,12 @@ def process(item: WorkItem, setup: WorkerSetup) -> WorkResult:
 # The setup a worker process was started with: set by the initializer in the worker only.
 _worker_setup: WorkerSetup | None = None
 
+DEFAULT_TIME_LIMIT = 300.0  # seconds per file; the slowest real file takes a few
+# A run of one file (the pre-commit hook) translates it in this process, where no time
+# limit can stop libclang; a file this large goes to a worker anyway.
+IN_PROCESS_MAX_BYTES = 256 * 1024
+CRASHED = "the parser crashed on this file (isolated; the run went on)"
+
 
 def _init_worker(setup: WorkerSetup) -> None:
     global _worker_setup
@@ -99,41 +108,33 @@ def _init_worker(setup: WorkerSetup) -> None:
     load_tables()
 
 
-def _process_in_worker(item: WorkItem) -> WorkResult:
-    assert _worker_setup is not None, "a pool worker runs after its initializer"
-    return process(item, _worker_setup)
-
-
-def execute(todo: list[WorkItem], jobs: int, setup: WorkerSetup) -> Iterator[WorkResult]:
-    """Translate `todo` with `jobs` workers (0: all cores), yielding results as they come."""
+def execute(
+    todo: list[WorkItem], jobs: int, setup: WorkerSetup, time_limit: float | None = None
+) -> Iterator[WorkResult]:
+    """Translate `todo` with `jobs` workers (0: all cores), yielding results as they come.
+    A file that takes longer than `time_limit` seconds (default DEFAULT_TIME_LIMIT) has its
+    worker killed and becomes an error; a worker that dies (libclang crashed) costs only
+    the file it held. Either way a fresh worker takes its place and the run goes on."""
     if not todo:
         return
-    if len(todo) == 1 and not _isolate():
-        # one file (the pre-commit hook): forking a pool would cost more than the file
+    if len(todo) == 1 and not _isolate() and _small(todo[0]):
+        # one small file (the pre-commit hook): forking a worker would cost more than it
         yield process(todo[0], setup)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
+    jobs = min(jobs or os.cpu_count() or 1, len(todo))
+    yield from _Pool(jobs, setup, time_limit or DEFAULT_TIME_LIMIT).run(todo)
 
-    jobs = jobs or os.cpu_count() or 1
-    ctx = multiprocessing.get_context("fork")
-    pending = {item.relpath: item for item in todo}
-    chunk = max(1, min(32, len(todo) // (jobs * 4) or 1))
+
+def _small(item: WorkItem) -> bool:
     try:
-        with ProcessPoolExecutor(
-            jobs, mp_context=ctx, initializer=_init_worker, initargs=(setup,)
-        ) as pool:
-            for result in pool.map(_process_in_worker, todo, chunksize=chunk):
-                pending.pop(result.relpath, None)
-                yield result
-    except BrokenProcessPool:
-        for relpath, item in list(pending.items()):
-            yield _isolated(item, ctx, setup)
-            pending.pop(relpath, None)
+        return os.stat(item.path).st_size <= IN_PROCESS_MAX_BYTES
+    except OSError:
+        return True  # process() reports why it cannot be read
 
 
-def execute_serially(todo: list[WorkItem], jobs: int, setup: WorkerSetup) -> Iterator[WorkResult]:
+def execute_serially(
+    todo: list[WorkItem], jobs: int, setup: WorkerSetup, time_limit: float | None = None
+) -> Iterator[WorkResult]:
     """`execute` in this process, one file after another (for profiling)."""
     for item in todo:
         yield process(item, setup)
@@ -143,15 +144,147 @@ def _isolate() -> bool:
     return os.environ.get("HIPPORT_ISOLATE", "") == "1"
 
 
-def _isolated(item: WorkItem, ctx, setup: WorkerSetup) -> WorkResult:  # noqa: ANN001
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
+class _Worker:
+    """One forked worker and the pipe to it; it takes one file at a time."""
 
-    try:
-        with ProcessPoolExecutor(
-            1, mp_context=ctx, initializer=_init_worker, initargs=(setup,)
-        ) as pool:
-            return pool.submit(_process_in_worker, item).result()
-    except BrokenProcessPool:
-        error = "the parser crashed on this file (isolated; the run went on)"
-        return WorkResult(item.relpath, error=error)
+    def __init__(self, ctx, setup: WorkerSetup) -> None:  # noqa: ANN001
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(target=_worker_main, args=(child, setup, os.getpid()))
+        self.process.daemon = True
+        self.process.start()
+        child.close()
+        self.ready = False
+        self.item: WorkItem | None = None
+        self.deadline = 0.0
+
+    def give(self, item: WorkItem, time_limit: float) -> None:
+        self.item, self.deadline = item, time.monotonic() + time_limit
+        self.conn.send(item)
+
+    def stop(self, kill: bool = False) -> None:
+        with contextlib.suppress(OSError):
+            if kill:
+                self.process.kill()
+            else:
+                self.conn.send(None)
+        self.process.join(timeout=None if kill else 5)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.conn.close()
+
+
+class _Pool:
+    """Workers fed one file at a time, so the parent always knows which file each holds:
+    the one that overruns the time limit is killed with its worker, the one whose worker
+    died is the one that crashed, and no other file is lost or retried."""
+
+    def __init__(self, jobs: int, setup: WorkerSetup, time_limit: float) -> None:
+        import multiprocessing
+
+        self.ctx = multiprocessing.get_context("fork")
+        self.setup, self.time_limit, self.jobs = setup, time_limit, jobs
+
+    def run(self, todo: list[WorkItem]) -> Iterator[WorkResult]:
+        from multiprocessing.connection import wait
+
+        pending = list(reversed(todo))
+        workers = [_Worker(self.ctx, self.setup) for _ in range(self.jobs)]
+        try:
+            while workers:
+                busy = [w for w in workers if w.item is not None]
+                timeout = (
+                    max(0.0, min(w.deadline for w in busy) - time.monotonic()) if busy else None
+                )
+                ready = wait([w.conn for w in workers], timeout)
+                for w in [w for w in workers if w.conn in ready]:
+                    try:
+                        message = w.conn.recv()
+                    except (EOFError, OSError):  # the worker died: libclang crashed
+                        if w.item is not None:
+                            yield WorkResult(w.item.relpath, error=CRASHED)
+                        elif not w.ready:
+                            self._died_starting()
+                        workers.remove(w)
+                        w.stop(kill=True)
+                        if pending:
+                            workers.append(_Worker(self.ctx, self.setup))
+                        continue
+                    if message is not None:
+                        yield message
+                    w.item, w.ready = None, True
+                    self._feed(w, pending, workers)
+                now = time.monotonic()
+                for w in [w for w in workers if w.item is not None and w.deadline <= now]:
+                    yield WorkResult(w.item.relpath, error=self._overrun(w.item))
+                    workers.remove(w)
+                    w.stop(kill=True)
+                    if pending:
+                        workers.append(_Worker(self.ctx, self.setup))
+        finally:
+            for w in workers:
+                w.stop(kill=w.item is not None)
+
+    def _died_starting(self) -> None:
+        """A worker that dies before it is ready would die again: give up, not respawn."""
+        self.failed_starts = getattr(self, "failed_starts", 0) + 1
+        if self.failed_starts > 3 * self.jobs:
+            raise RuntimeError("worker processes keep dying while starting; see the log")
+
+    def _feed(self, w: _Worker, pending: list[WorkItem], workers: list[_Worker]) -> None:
+        if pending:
+            w.give(pending.pop(), self.time_limit)
+        else:
+            workers.remove(w)
+            w.stop()
+
+    def _overrun(self, item: WorkItem) -> str:
+        return (
+            f"time limit exceeded: not done after {self.time_limit:g} s (time-limit), so "
+            "the file was not checked; the run went on"
+        )
+
+
+def _worker_main(conn, setup: WorkerSetup, parent: int) -> None:  # noqa: ANN001
+    """A worker: die with the parent, load the tables, then translate one file per message
+    until told to stop (None) or the pipe closes."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
+    die_with_parent(parent)
+    _init_worker(setup)
+    conn.send(None)  # ready: the time limit counts from the first file, not the start-up
+    while True:
+        try:
+            item = conn.recv()
+        except (EOFError, OSError):
+            return
+        if item is None:
+            return
+        conn.send(process(item, setup))
+
+
+def die_with_parent(parent: int) -> None:
+    """Make this process end when `parent` does, even if it is then busy in C code: on
+    Linux the kernel sends SIGKILL (prctl PR_SET_PDEATHSIG); elsewhere a thread watches
+    the parent's pid. Either way a SIGKILL of the main process leaves no worker behind."""
+    import signal
+
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            pr_set_pdeathsig = 1
+            if libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0) == 0:
+                if os.getppid() != parent:  # the parent died before the prctl took hold
+                    os._exit(1)
+                return
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="hipport-parent-watch", daemon=True).start()

@@ -49,6 +49,7 @@ class RunOptions:
     # at a time (FileOutcome.loader), so the parent never holds the whole tree's results.
     stream_results: bool = False
     progress: bool | None = None  # None: on a terminal outside CI
+    time_limit: float | None = None  # seconds per file (None: pool.DEFAULT_TIME_LIMIT)
     allow_empty: bool = False  # False: finding no source at all is an error (EmptyRun)
     force_exclude: bool = False  # True: the config's exclude applies to named files too
 
@@ -134,7 +135,7 @@ def run_paths(
     if on_progress:
         on_progress(done, total)
     by_rel = {f.relpath: f for f in work}
-    for done_item in pool.execute(todo, opts.jobs, setup):
+    for done_item in pool.execute(todo, opts.jobs, setup, opts.time_limit):
         relpath, result = done_item.relpath, done_item.result
         f = by_rel[relpath]
         outcome = outcome_of(

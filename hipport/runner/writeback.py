@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from hipport.fsio import atomic_write, copy_atomic, keep_backup
+from hipport.fsio import atomic_write, copy_atomic, keep_backup, read_regular
 from hipport.runner.outcome import FileOutcome, FileStatus, RunSummary
 
 
@@ -118,7 +118,7 @@ def _holds(target: Path, st: os.stat_result | None, data: bytes) -> bool:
     if st is None or st.st_size != len(data):
         return False
     try:
-        return target.read_bytes() == data
+        return read_regular(target) == data
     except OSError:
         return False
 
@@ -159,7 +159,7 @@ def _digest_of(path: Path) -> str | None:
     from hipport.cache import content_hash
 
     try:
-        return content_hash(path.read_bytes())
+        return content_hash(read_regular(path))
     except OSError:
         return None
 
@@ -168,7 +168,7 @@ def _same_file_content(a: Path, b: Path, b_stat: os.stat_result | None = None) -
     try:
         if a.stat().st_size != (b_stat or b.stat()).st_size:
             return False
-        return a.read_bytes() == b.read_bytes()
+        return read_regular(a) == read_regular(b)
     except OSError:
         return False
 
@@ -193,7 +193,7 @@ def _write_in_place(f: FileOutcome, backup: bool) -> None:
     if f.out_relpath and f.out_relpath != f.relpath:
         _rename_in_place(f, f.result.output, backup)
         return
-    current = f.path.read_bytes()
+    current = read_regular(f.path)
     if current != f.result.source:
         raise OSError(f"{f.relpath} changed on disk during the run; left as it is")
     if backup:
@@ -205,7 +205,7 @@ def _rename_in_place(f: FileOutcome, data: bytes | None, backup: bool) -> None:
     new_path = f.path.with_name(f.out_relpath.rsplit("/", 1)[-1])  # type: ignore[union-attr]
     if new_path.exists():
         raise OSError(f"{new_path.name} exists; not overwriting it with {f.relpath}")
-    source = f.path.read_bytes()
+    source = read_regular(f.path)
     atomic_write(new_path, source if data is None else data, mode=_mode(f.path))
     if backup:
         keep_backup(f.path)  # FILE.orig, FILE.orig.1, ...: never over a backup
