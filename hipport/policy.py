@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hipport.catalogue import RULES, Severity
-from hipport.project import display_path
 
 if TYPE_CHECKING:
     from hipport.baseline import Baseline, StaleEntry
@@ -33,6 +32,52 @@ if TYPE_CHECKING:
 
 FAIL_LEVELS = ("error", "warning", "note", "never")
 UNKNOWN_CODE = "HIP004"
+
+
+class PolicyError(ValueError):
+    """A rule code or name the policy was given that names no rule (a usage error, exit 2:
+    a misspelt --select must not silence everything and pass)."""
+
+
+# --------------------------------------------------------------------------- rule names
+
+
+def _suggest(word: str) -> str:
+    import difflib
+
+    known = [*RULES, *(info.name for info in RULES.values())]
+    close = difflib.get_close_matches(word, known, n=3, cutoff=0.6)
+    if not close and word.upper() in RULES:
+        close = [word.upper()]
+    return f" (did you mean {' or '.join(close)}?)" if close else " (hipport rule --all lists them)"
+
+
+def names_a_rule(word: str, prefixes: bool = False) -> bool:
+    """A rule code or kebab-case name of the catalogue; with `prefixes`, also ALL or a
+    code prefix that some rule has (HIP0, HIP10)."""
+    if word.upper() in RULES or any(word == info.name for info in RULES.values()):
+        return True
+    if not prefixes:
+        return False
+    upper = word.upper()
+    return upper == "ALL" or (upper.startswith("HIP") and any(c.startswith(upper) for c in RULES))
+
+
+def check_rule_words(words: Iterable[str], where: str, prefixes: bool = False) -> None:
+    """Raise PolicyError for the first word that names no rule, saying where it was."""
+    for word in words:
+        if not names_a_rule(word.strip(), prefixes):
+            raise PolicyError(f"{where}: unknown rule {word.strip()!r}{_suggest(word.strip())}")
+
+
+def check_configured_rules(config: Config) -> None:
+    """The configuration's `severity` keys and the rule codes among `per-path-ignore`
+    entries (the other entries are CUDA names) must name rules."""
+    where = str(config.source) if config.source else "configuration"
+    check_rule_words(config.severity, f"{where}: severity")
+    for pattern, entries in config.per_path_ignore.items():
+        codes = [e for e in entries if is_rule_code(e)]
+        check_rule_words(codes, f"{where}: per-path-ignore {pattern!r}")
 
 
 # --------------------------------------------------------------------------- per path
@@ -144,6 +189,8 @@ class FileInput:
 
 def inputs_from(source: Any) -> list[FileInput]:
     """Accept a RunSummary (with .files of FileOutcome) or an iterable of TranslationResult."""
+    from hipport.project import display_path  # not at import: `--help` stays light
+
     files = getattr(source, "files", source)
     root = getattr(source, "root", None)
     out = []
@@ -184,6 +231,13 @@ class Selection:
     severity: Mapping[str, str] = field(default_factory=dict)  # code or name -> level|off
     select: tuple[str, ...] = ()  # codes, code prefixes or names; () means all
     ignore: tuple[str, ...] = ()
+
+    def check(self) -> Selection:
+        """Raise PolicyError for a --select/--ignore word or severity key that is no rule."""
+        check_rule_words(self.select, "--select", prefixes=True)
+        check_rule_words(self.ignore, "--ignore", prefixes=True)
+        check_rule_words(self.severity, "severity")
+        return self
 
     def level(self, finding: Finding) -> str | None:
         """The severity to report `finding` at, or None when it is turned off."""
@@ -228,6 +282,7 @@ def file_findings(
     source = result.source if result is not None else b""
     silenced: list[Finding] = []
     if use_suppressions and source:
+        _check_suppressions(source, item.relpath)
         outcome = filter_findings(source, item.relpath, raw)
         raw = outcome.kept + outcome.unused
         silenced.extend(outcome.suppressed)
@@ -239,6 +294,20 @@ def file_findings(
             continue
         kept.append(replace(f, severity=Severity(level)) if level != f.severity.value else f)
     return kept, silenced
+
+
+def _check_suppressions(source: bytes, relpath: str) -> None:
+    """An inline suppression naming no rule, or with an unclosed `[`, is a usage error:
+    it would otherwise silence nothing (or everything) without saying so."""
+    from hipport.suppressions import parse
+
+    if b"hipport:" not in source:
+        return
+    for s in parse(source, relpath):
+        where = f"{relpath}:{s.location.line}:{s.location.column}: `hipport: {s.kind}`"
+        if s.malformed:
+            raise PolicyError(f"{where}: {s.malformed}")
+        check_rule_words(s.unknown, where)
 
 
 @dataclass

@@ -24,7 +24,7 @@ from hipport.findings import Finding, Location, rule_by_code_or_name
 LINE, NEXT_LINE, FILE = "ignore", "ignore-next-line", "ignore-file"
 
 _DIRECTIVE = re.compile(
-    r"hipport:\s*(ignore-next-line|ignore-file|ignore)(?![\w-])(?:\s*\[([^\]]*)\])?"
+    r"hipport:\s*(ignore-next-line|ignore-file|ignore)(?![\w-])(?:\s*\[([^\]]*)(\])?)?"
 )
 _CMAKE_NAMES = ("CMakeLists.txt",)
 
@@ -37,8 +37,11 @@ class Suppression:
     unknown: tuple[str, ...]  # written names that are no rule
     line: int  # the line it silences (0 for FILE)
     location: Location  # where the comment directive is
+    malformed: str | None = None  # why it silences nothing (an unclosed `[`)
 
     def covers(self, finding: Finding) -> bool:
+        if self.malformed:
+            return False
         if self.kind != FILE and finding.location.line != self.line:
             return False
         return not self.codes and not self.unknown or finding.code in self.codes
@@ -176,6 +179,8 @@ def parse(source: bytes, path: str) -> list[Suppression]:
             written = tuple(w.strip() for w in (m.group(2) or "").split(",") if w.strip())
             codes, unknown = _resolve_codes(written)
             kind = m.group(1)
+            unclosed = m.group(2) is not None and m.group(3) is None
+            malformed = "unclosed `[`: write the codes as [HIP001, HIP004]" if unclosed else None
             if kind == LINE:
                 target_line = position(start)[0]
             elif kind == NEXT_LINE:
@@ -190,6 +195,7 @@ def parse(source: bytes, path: str) -> list[Suppression]:
                     unknown,
                     target_line,
                     Location(path, line, col, end_line, end_col),
+                    malformed,
                 )
             )
     return out

@@ -109,3 +109,90 @@ def test_exit_code_follows_fail_on():
     warning = Finding("HIP201", Severity.WARNING, "m", Location("a", 1, 1, 1, 1))
     assert [exit_code([warning], level) for level in FAIL_LEVELS] == [0, 1, 1, 0]
     assert [exit_code([], level) for level in FAIL_LEVELS] == [0, 0, 0, 0]
+
+
+# --- words that name no rule are usage errors (exit 2), never a silent pass -------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--select", "HIP999"], "--select: unknown rule 'HIP999'"),
+        (["--select", "unsuported-api"], "did you mean unsupported-api?"),
+        (["--ignore", "HIP9"], "--ignore: unknown rule 'HIP9'"),
+        (["--select", "HIP001,no-such-rule"], "unknown rule 'no-such-rule'"),
+    ],
+)
+def test_an_unknown_rule_in_select_or_ignore_is_a_usage_error(
+    tree: Path, args: list[str], message: str
+) -> None:
+    (tree / "src" / "a.cu").write_bytes(UNPORTED)
+    runner = CliRunner()
+    for command in (["check", "src"], ["translate", "src", "--stdout", "--fail-on", "error"]):
+        result = runner.invoke(main, [*command, *args])
+        assert result.exit_code == 2, result.output
+        assert message in result.output
+
+
+@pytest.mark.parametrize("prefix", ["HIP0", "HIP10", "ALL", "hip001", "inline-ptx"])
+def test_code_prefixes_and_names_are_accepted(tree: Path, prefix: str) -> None:
+    (tree / "src" / "a.cu").write_bytes(UNPORTED)
+    result = CliRunner().invoke(main, ["check", "src", "--select", prefix])
+    assert result.exit_code in (0, 1), result.output
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ('[severity]\nHIP999 = "off"\n', "severity: unknown rule 'HIP999'"),
+        ('[severity]\nunsupported-apis = "off"\n', "did you mean unsupported-api?"),
+        ('[per-path-ignore]\n"src/**" = ["HIP0001"]\n', "per-path-ignore 'src/**'"),
+    ],
+)
+def test_an_unknown_rule_in_the_configuration_is_a_usage_error(
+    tree: Path, config: str, message: str
+) -> None:
+    (tree / ".hipport.toml").write_text(config)
+    (tree / "src" / "a.cu").write_bytes(UNPORTED)
+    runner = CliRunner()
+    for command in (["check", "src"], ["translate", "src", "--stdout", "--fail-on", "error"]):
+        result = runner.invoke(main, command)
+        assert result.exit_code == 2, result.output
+        assert message in result.output
+
+
+def test_per_path_cuda_names_are_not_rule_codes(tree: Path) -> None:
+    (tree / ".hipport.toml").write_text('[per-path-ignore]\n"src/**" = ["CUDA_CHECK"]\n')
+    (tree / "src" / "a.cu").write_bytes(UNPORTED)
+    assert CliRunner().invoke(main, ["check", "src"]).exit_code == 1
+
+
+@pytest.mark.parametrize(
+    ("comment", "message"),
+    [
+        ("// hipport: ignore[HIP01]", "unknown rule 'HIP01'"),
+        ("// hipport: ignore[no-such-rule]", "unknown rule 'no-such-rule'"),
+        ("// hipport: ignore[HIP001", "unclosed `[`"),
+        ("/* hipport: ignore-next-line[HIP001 */", "unclosed `[`"),
+    ],
+)
+def test_a_broken_inline_suppression_is_an_error_in_check_and_translate(
+    tree: Path, comment: str, message: str
+) -> None:
+    """Before, an unclosed `ignore[HIP001` silenced every rule on its line."""
+    source = UNPORTED.replace(b"0, 0, 0);", b"0, 0, 0);  " + comment.encode())
+    (tree / "src" / "a.cu").write_bytes(source)
+    runner = CliRunner()
+    for command in (["check", "src"], ["translate", "src", "--stdout", "--fail-on", "error"]):
+        result = runner.invoke(main, command)
+        assert result.exit_code == 2, result.output
+        assert message in result.output and "src/a.cu:3:" in result.output
+
+
+def test_jobs_is_capped_by_the_files_and_a_maximum():
+    from hipport.runner.pool import MAX_JOBS, worker_count
+
+    assert worker_count(8, 3) == 3
+    assert worker_count(10_000, 10_000) == MAX_JOBS
+    assert worker_count(0, 1) == 1
+    assert worker_count(2, 100) == 2

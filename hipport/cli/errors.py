@@ -52,9 +52,10 @@ def guarded(run: Callable[[], Any]) -> Any:
 def _is_input_error(exc: Exception) -> bool:
     from hipport.baseline import BaselineError
     from hipport.config import ConfigError
+    from hipport.policy import PolicyError
     from hipport.project import EmptyRun
 
-    return isinstance(exc, ConfigError | BaselineError | EmptyRun)
+    return isinstance(exc, ConfigError | BaselineError | EmptyRun | PolicyError)
 
 
 def _fail(message: str, code: int) -> NoReturn:

@@ -51,9 +51,15 @@ def policy_options(baseline_help: str) -> Callable[[Callable[..., Any]], Callabl
 
 
 def selection(config: Any, select: tuple[str, ...], ignore: tuple[str, ...]) -> Any:
-    from hipport.policy import Selection
+    """The Selection of the options and configuration; a word that names no rule is a
+    usage error (exit 2, with the nearest rule names)."""
+    from hipport.policy import PolicyError, Selection, check_configured_rules
 
-    return Selection(severity=config.severity, select=select, ignore=ignore)
+    try:
+        check_configured_rules(config)
+        return Selection(severity=config.severity, select=select, ignore=ignore).check()
+    except PolicyError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 def baseline_path(option: Path | None, no_baseline: bool, config: Any) -> Path | None:

@@ -108,6 +108,14 @@ def _init_worker(setup: WorkerSetup) -> None:
     load_tables()
 
 
+MAX_JOBS = 64  # more workers than this only cost memory and start-up
+
+
+def worker_count(jobs: int, files: int) -> int:
+    """`jobs` (0: every core), never more than the files to translate nor MAX_JOBS."""
+    return max(1, min(jobs or os.cpu_count() or 1, files, MAX_JOBS))
+
+
 def execute(
     todo: list[WorkItem], jobs: int, setup: WorkerSetup, time_limit: float | None = None
 ) -> Iterator[WorkResult]:
@@ -121,7 +129,7 @@ def execute(
         # one small file (the pre-commit hook): forking a worker would cost more than it
         yield process(todo[0], setup)
         return
-    jobs = min(jobs or os.cpu_count() or 1, len(todo))
+    jobs = worker_count(jobs, len(todo))
     yield from _Pool(jobs, setup, time_limit or DEFAULT_TIME_LIMIT).run(todo)
 
 
