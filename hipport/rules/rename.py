@@ -9,10 +9,7 @@ as they are and become findings (unsupported, needs newer ROCm, experimental, re
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
 from dataclasses import replace
-from itertools import compress
-from operator import itemgetter
 
 from hipport.catalogue import (
     DEPRECATED_CUDA,
@@ -76,8 +73,7 @@ class RenameRule:
         includes = {d.hash for d in ctx.directives if d.name == "include"}
         include_ranges = [(d.hash, d.end) for d in ctx.directives if d.name == "include"]
         in_include = _index_set(include_ranges) if includes else frozenset()
-        for i in _candidates(tokens, (by_cuda, user, INCLUDE_GUARDS), ctx.target.translate_strings):
-            tok = tokens[i]
+        for i, tok in enumerate(tokens):
             kind = tok.kind
             if kind == LITERAL:
                 if ctx.target.translate_strings and '"' in tok.text and i not in in_include:
@@ -239,27 +235,6 @@ def _plain_c_name(res: Resolution) -> bool:
         and res.new_name == res.name
         and not res.name.startswith(("__", "atomic"))
     )
-
-
-def _candidates(
-    tokens: list[Token], vocabularies: tuple[Collection[str], ...], literals: bool
-) -> list[int]:
-    """Ascending indices of the tokens the loop above acts on: those spelled as a name of
-    one of `vocabularies` (of any kind: the loop checks), and with `literals` every
-    literal. Found by passes that run in C, not by visiting every token in Python."""
-    texts = list(map(_TEXT, tokens))
-    everything = range(len(tokens))
-    hits: set[int] = set()
-    for names in vocabularies:
-        if names:
-            hits.update(compress(everything, map(names.__contains__, texts)))
-    if literals:
-        hits.update(compress(everything, map(LITERAL.__eq__, map(_KIND, tokens))))
-    return sorted(hits)
-
-
-_TEXT = itemgetter(1)  # Token.text
-_KIND = itemgetter(0)  # Token.kind
 
 
 def _index_set(ranges: list[tuple[int, int]]) -> frozenset[int]:

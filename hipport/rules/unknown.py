@@ -7,8 +7,6 @@ hipcc does not compile is skipped."""
 from __future__ import annotations
 
 import re
-from itertools import compress
-from operator import itemgetter
 
 from hipport.catalogue import UNKNOWN
 from hipport.findings import Finding, Use
@@ -30,8 +28,6 @@ LOOKS_CUDA = re.compile(
 )
 
 _UNKNOWN = Resolution("", Status.UNKNOWN)
-_TEXT = itemgetter(1)  # Token.text
-_KIND = itemgetter(0)  # Token.kind
 
 
 class UnknownRule:
@@ -44,23 +40,22 @@ class UnknownRule:
         uses: list[Use] = []
         tokens = ctx.tokens
         opts = ctx.options
-        # the three sets are looked in, not joined: the project's names can be many
+        # the sets are looked in, not joined per file: the project's names can be many
         known = (ctx.defined, opts.project_names, ctx.user_declared)
         directive_at = ctx.directive_at
         dead = branches(ctx)
-        # each distinct identifier of the file is tested once (the tests depend on the
-        # name only); then only the tokens spelled as a reportable one are visited
-        texts = list(map(_TEXT, tokens))
-        names = set(compress(texts, map(IDENTIFIER.__eq__, map(_KIND, tokens))))
-        reportable = {name for name in names if _may_report(ctx, name, known)}
-        hits = (
-            compress(range(len(tokens)), map(reportable.__contains__, texts)) if reportable else ()
-        )
-        for i in hits:
-            tok = tokens[i]
+        # name -> whether it may be reported (the tests that depend on the name only),
+        # decided once per distinct name of the file
+        candidate: dict[str, bool] = {}
+        for i, tok in enumerate(tokens):
             if tok.kind != IDENTIFIER:
                 continue
             name = tok.text
+            ok = candidate.get(name)
+            if ok is None:
+                ok = candidate[name] = _may_report(ctx, name, known)
+            if not ok:
+                continue
             d = directive_at.get(i)
             if d is not None and d.name == "include":
                 continue
