@@ -13,11 +13,8 @@ It never raises on bad input: a file it cannot lex gets `error` set and output =
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from hipport.catalogue import SEMANTIC_PARSE_ERROR
 from hipport.edits import Edit, OverlappingEdits, apply, compose, normalize
@@ -69,27 +66,10 @@ def translate_source(
 ) -> TranslationResult:
     """Translate one source text (see the CONTRACT above). Never raises on bad input."""
     options = options or EngineOptions()
-    result = _without_collector(_translate, source, path, target, options)
+    result = _translate(source, path, target, options)
     if (options.check_invariants or _CHECK_ALWAYS) and result.error is None:
         _check_invariants(result, target, options)
     return result
-
-
-def _without_collector(
-    translate: Callable[[bytes, str, Target, EngineOptions], TranslationResult],
-    *args: Any,  # noqa: ANN401 (translate's own arguments)
-) -> TranslationResult:
-    """Run `translate` with the cyclic garbage collector paused. One file makes tens of
-    thousands of objects (its tokens and the rules' structures) that reference counting
-    frees; the collector would walk the live tokens again at every threshold (a tenth of a
-    cold run). What cycle a file leaves is collected at the next run of the collector."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return translate(*args)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _translate(
