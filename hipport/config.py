@@ -94,13 +94,32 @@ def _read(path: Path) -> dict[str, Any] | None:
     return data.get("tool", {}).get("hipport", data)
 
 
+_TOML_TYPES = (
+    (bool, "a boolean"),
+    (int, "an integer"),
+    (float, "a float"),
+    (str, "a string"),
+    (list, "an array"),
+    (dict, "a table"),
+)
+
+
+def _given(value: Any) -> str:
+    """`, not an integer (3)`: what the file gave, in TOML's words."""
+    kind = next((name for t, name in _TOML_TYPES if isinstance(value, t)), "a date or time")
+    if isinstance(value, list) and not all(isinstance(v, str) for v in value):
+        kind = "an array with a non-string item"
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    return f", not {kind} ({shown})"
+
+
 def _validate(values: dict[str, Any], source: Path) -> dict[str, Any]:
     unknown = sorted(set(values) - KNOWN_KEYS)
     if unknown:
         raise ConfigError(f"{source}: unknown key(s) in [tool.hipport]: {', '.join(unknown)}")
     for key in ("experimental", "roc", "amd-ext", "translate-strings", "semantic", "cache"):
         if key in values and not isinstance(values[key], bool):
-            raise ConfigError(f"{source}: '{key}' must be true or false")
+            raise ConfigError(f"{source}: '{key}' must be true or false{_given(values[key])}")
     limit = values.get("time-limit")
     if limit is not None and (
         isinstance(limit, bool) or not isinstance(limit, int | float) or limit <= 0
@@ -110,7 +129,7 @@ def _validate(values: dict[str, Any], source: Path) -> dict[str, Any]:
         if key in values and (
             isinstance(values[key], bool) or not isinstance(values[key], int) or values[key] < 0
         ):
-            raise ConfigError(f"{source}: '{key}' must be a whole number")
+            raise ConfigError(f"{source}: '{key}' must be a whole number{_given(values[key])}")
     for key in (
         "rocm",
         "cuda",
@@ -121,7 +140,7 @@ def _validate(values: dict[str, Any], source: Path) -> dict[str, Any]:
         "baseline",
     ):
         if key in values and not isinstance(values[key], str):
-            raise ConfigError(f"{source}: '{key}' must be a string")
+            raise ConfigError(f"{source}: '{key}' must be a string{_given(values[key])}")
     if values.get("launch-syntax", "cuda") not in ("cuda", "hip"):
         raise ConfigError(f'{source}: \'launch-syntax\' must be "cuda" or "hip"')
     if values.get("fail-on", "never") not in ("error", "warning", "note", "never"):
@@ -131,12 +150,12 @@ def _validate(values: dict[str, Any], source: Path) -> dict[str, Any]:
             raise ConfigError(f'{source}: \'rename-suffix\' maps suffixes, e.g. ".cu" = ".hip"')
     for key in ("renames", "severity", "per-path-ignore", "rename-suffix"):
         if key in values and not isinstance(values[key], dict):
-            raise ConfigError(f"{source}: '{key}' must be a table")
+            raise ConfigError(f"{source}: '{key}' must be a table{_given(values[key])}")
     for key in ("include", "exclude", "disable-mappings", "extensions"):
         if key in values and not (
             isinstance(values[key], list) and all(isinstance(v, str) for v in values[key])
         ):
-            raise ConfigError(f"{source}: '{key}' must be a list of strings")
+            raise ConfigError(f"{source}: '{key}' must be a list of strings{_given(values[key])}")
     for name, new in values.get("renames", {}).items():
         if not (isinstance(new, str) and new.isidentifier() and name.isidentifier()):
             raise ConfigError(
@@ -145,7 +164,8 @@ def _validate(values: dict[str, Any], source: Path) -> dict[str, Any]:
     for pattern, entries in values.get("per-path-ignore", {}).items():
         if not (isinstance(entries, list) and all(isinstance(e, str) for e in entries)):
             raise ConfigError(
-                f"{source}: per-path-ignore {pattern!r} must be a list of rule codes or CUDA names"
+                f"{source}: per-path-ignore {pattern!r} must be a list of rule codes or CUDA "
+                f"names{_given(entries)}"
             )
     for code, level in values.get("severity", {}).items():
         if level not in ("error", "warning", "note", "off"):

@@ -69,3 +69,25 @@ def test_invalid_configuration(tmp_path: Path, text: str) -> None:
     write(tmp_path / ".hipport.toml", text)
     with pytest.raises(ConfigError):
         load_config([tmp_path])
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('jobs = "4"\n', "'jobs' must be a whole number, not a string ('4')"),
+        ("cache = 1\n", "'cache' must be true or false, not an integer (1)"),
+        ("rocm = 6.2\n", "'rocm' must be a string, not a float (6.2)"),
+        ('exclude = "build/**"\n', "'exclude' must be a list of strings, not a string"),
+        ('exclude = ["a", 3]\n', "not an array with a non-string item (['a', 3])"),
+        ('severity = "off"\n', "'severity' must be a table, not a string ('off')"),
+    ],
+)
+def test_a_wrong_type_names_the_key_the_expected_and_the_given_type(
+    tmp_path, text: str, message: str
+) -> None:
+    from hipport.config import ConfigError, load_config
+
+    (tmp_path / ".hipport.toml").write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        load_config([tmp_path])
+    assert message in str(caught.value)
