@@ -14,6 +14,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "baseline": ("hipport.cli.check", "baseline", "Record current findings to accept them."),
     "rule": ("hipport.cli.check", "rule", "Explain a rule code."),
     "tables": ("hipport.cli.tables", "tables", "Query the CUDA-to-HIP mapping tables."),
+    "shim": ("hipport.cli.shim", "shim", "Generate a CUDA-to-HIP compatibility layer."),
     "verify": ("hipport.cli.verify", "verify", "Compile translated output with a HIP compiler."),
     "init": ("hipport.cli.init", "init", "Write a starter [tool.hipport] configuration."),
 }

@@ -1,0 +1,78 @@
+"""`hipport shim`: write (or check) the compatibility layer that builds unchanged CUDA
+sources as HIP. The scan is `hipport check`'s own run, target and policy."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from hipport.cli.check import _load_config, guarded
+from hipport.cli.translate import common_options, run_options
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    "outdir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write the shim to DIR (put DIR first on the include path of the HIP build).",
+)
+@click.option(
+    "--check",
+    "check_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write nothing: exit 0 when DIR is exactly what -o DIR would write, 1 when stale.",
+)
+@click.option("--cmake", is_flag=True, help="Also write hipport-shim.cmake.")
+@click.option("--report", is_flag=True, help="Print the same report as `hipport check`.")
+@common_options
+@guarded
+def shim(
+    paths: tuple[Path, ...],
+    outdir: Path | None,
+    check_dir: Path | None,
+    cmake: bool,
+    report: bool,
+    **values: Any,
+) -> None:
+    """Generate a shim for the CUDA sources under PATHS: one forwarding header per CUDA
+    header they include and one mapping header (hipport_shim.h) with exactly the names they
+    use, version-guarded for every ROCm up to the target. A name the compiled-against HIP
+    lacks is a compile error at its point of use. Exit 1 when `hipport check` reports an
+    error a header cannot fix (device-side launches, PTX, ...), 0 otherwise; with --check,
+    exit 1 when DIR is stale."""
+    from hipport.shim.build import ShimRequest, generate
+
+    if (outdir is None) == (check_dir is None):
+        raise click.UsageError("give exactly one of -o DIR or --check DIR")
+    config = _load_config(paths)
+    opts = run_options(values, config)
+    opts.progress = False
+    result = generate(ShimRequest(list(paths), config, opts, cmake))
+    if check_dir is not None:
+        from hipport.shim import stale_files
+
+        stale = stale_files(check_dir, result.files)
+        for rel in stale:
+            click.echo(f"hipport: shim is stale: {check_dir / rel}", err=True)
+        if not stale:
+            click.echo(
+                f"hipport: shim {check_dir} is current ({len(result.files)} files)", err=True
+            )
+        sys.exit(1 if stale else 0)
+    from hipport.shim import write_shim
+
+    written = write_shim(outdir, result.files)
+    click.echo(
+        f"hipport: shim {outdir}: {len(result.files)} files ({len(written)} written), "
+        f"{result.names} names, {result.headers} headers, target ROCm {result.target_rocm}",
+        err=True,
+    )
+    if report:
+        result.print_report()
+    sys.exit(1 if result.fails else 0)

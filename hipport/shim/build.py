@@ -1,0 +1,72 @@
+"""One shim generation: run the check pipeline over the paths, build the model from its
+results, render the files, and judge the findings with the check's policy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hipport.shim.cmake import CMAKE_FILE, cmake_module
+from hipport.shim.model import build_model
+from hipport.shim.render import render
+
+BASE_HEADER = "cuda_runtime.h"  # always shimmed: hipport-shim.cmake force-includes it
+
+
+@dataclass
+class ShimRequest:
+    paths: list[Path]
+    config: Any  # hipport.config.Config
+    options: Any  # hipport.runner.RunOptions
+    cmake: bool = False
+
+
+@dataclass
+class ShimResult:
+    files: dict[str, bytes]
+    names: int
+    headers: int
+    target_rocm: str
+    report: Any  # hipport.report.model.Report
+    fails: bool
+
+    def print_report(self) -> None:
+        from hipport.report import render as render_report
+
+        text = render_report(self.report, "text")
+        print(text if isinstance(text, str) else text.decode("utf-8"), end="")
+
+
+def generate(request: ShimRequest) -> ShimResult:
+    from importlib.metadata import version
+
+    from hipport.report import load_rules
+    from hipport.report.model import Selection, build_report
+    from hipport.runner import run_paths
+    from hipport.tables import load_tables
+
+    opts = request.options
+    opts.stream_results = False
+    opts.need_results = True
+    summary = run_paths(request.paths, request.config, opts)
+    tables = load_tables()
+    results = [f.result for f in summary.files if f.result is not None]
+    project = frozenset(name for f in summary.files for name in (f.relpath, Path(f.relpath).name))
+    model = build_model(results, tables, summary.target, project, always=(BASE_HEADER,))
+    files = render(model, version("hipport"))
+    if request.cmake:
+        banner = files[next(iter(files))].split(b"\n", 2)
+        files[CMAKE_FILE] = cmake_module(b"\n".join(banner[:2]).decode("utf-8") + "\n")
+        files = dict(sorted(files.items()))
+    load_rules()
+    report = build_report(
+        summary,
+        summary.target,
+        root=str(request.config.root),
+        selection=Selection(severity=request.config.severity),
+    )
+    rocm = summary.target.rocm or tables.newest_rocm
+    return ShimResult(
+        files, len(model.names), len(model.headers), str(rocm), report, report.fails("error")
+    )

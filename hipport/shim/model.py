@@ -1,0 +1,280 @@
+"""What a shim must cover: the CUDA headers a project includes and the CUDA names it uses,
+each resolved for every ROCm release from the oldest the tables know up to the target.
+
+Built from the same per-file results `hipport check` produces (the translation's API uses),
+plus one scan of each source's `#include` directives and `ns::` qualifiers. Pure: results
+and tables in, a `ShimModel` out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+
+from hipport.engine import TranslationResult
+from hipport.lexer import IDENTIFIER, LexError, lex
+from hipport.rules.tokens import directives, include_spelling
+from hipport.tables import Resolution, Status, Tables, resolve
+from hipport.tables.arguments import ArgumentRewrite, argument_tables
+from hipport.target import Target, Version
+
+
+@dataclass(frozen=True)
+class HeaderUse:
+    """A CUDA header the project includes (as spelled, e.g. `cub/cub.cuh`)."""
+
+    name: str
+    hip_header: str | None  # None: no HIP counterpart; "": nothing to include under HIP
+    family: str | None
+    reason: str  # why there is no counterpart (empty when there is one)
+
+
+@dataclass(frozen=True)
+class Span:
+    """One ROCm range of a name: from `since` (None: the oldest) the name resolves so."""
+
+    since: Version | None
+    resolution: Resolution
+    rewrites: tuple[ArgumentRewrite, ...] = ()
+
+
+@dataclass(frozen=True)
+class NameUse:
+    name: str
+    kind: str  # function, type, constant, macro (from the tables)
+    family: str
+    spans: tuple[Span, ...]  # oldest first
+    elaborated: bool = False  # used after struct/enum/union/class: a macro, not an alias
+
+
+@dataclass(frozen=True)
+class NamespaceUse:
+    cuda: str
+    hip: str
+    header: str | None  # the HIP header that declares it, where the include map says
+
+
+@dataclass
+class ShimModel:
+    target: Target
+    headers: list[HeaderUse] = field(default_factory=list)
+    names: list[NameUse] = field(default_factory=list)
+    namespaces: list[NamespaceUse] = field(default_factory=list)
+    # The oldest ROCm the project can build with (the newest "added" of what it uses that
+    # the target maps); older releases are not told apart: the shim serves floor...target.
+    floor: Version | None = None
+    conditions: list[str] = field(default_factory=list)  # macros HIP names need defined
+
+
+def build_model(
+    results: Iterable[TranslationResult],
+    tables: Tables,
+    target: Target,
+    project_files: frozenset[str],
+    always: tuple[str, ...] = (),
+) -> ShimModel:
+    """The shim's content for `results` (one per project source). `project_files`: the
+    project's own file names and relative paths (a project header wins over a CUDA one);
+    `always`: CUDA headers to shim whether or not a source includes them."""
+    includes: set[str] = set(always)
+    used: set[str] = set()
+    elaborated: set[str] = set()
+    qualifiers: set[str] = set()
+    for result in results:
+        used.update(u.api for u in result.uses)
+        scan = _scan(result.source, result.path)
+        includes |= scan.includes
+        elaborated |= scan.elaborated
+        qualifiers |= scan.qualifiers
+    model = ShimModel(target)
+    model.headers = [
+        h for h in (_header(tables, target, inc, project_files) for inc in sorted(includes)) if h
+    ]
+    model.floor = project_floor(tables, target, used)
+    points = tuple(
+        p for p in release_points(tables, target) if model.floor is None or p >= model.floor
+    )
+    if model.floor is not None:
+        points = (model.floor, *(p for p in points if p != model.floor))
+    for name in sorted(used):
+        use = _name_use(tables, target, name, points, name in elaborated)
+        if use is not None:
+            model.names.append(use)
+    model.conditions = sorted(
+        {
+            s.resolution.condition
+            for u in model.names
+            for s in u.spans
+            if s.resolution.status is Status.MAPPED and s.resolution.condition
+        }
+    )
+    model.namespaces = _namespaces(tables, qualifiers)
+    return model
+
+
+@dataclass
+class _Scan:
+    includes: set[str] = field(default_factory=set)
+    elaborated: set[str] = field(default_factory=set)
+    qualifiers: set[str] = field(default_factory=set)
+
+
+_ELABORATING = frozenset({"struct", "enum", "union", "class"})
+
+
+def _scan(source: bytes, path: str) -> _Scan:
+    out = _Scan()
+    try:
+        tokens = lex(source, path)
+    except LexError:
+        return out
+    for d in directives(source, tokens):
+        spelling = include_spelling(source, tokens, d)
+        if spelling is not None:
+            out.includes.add(spelling.header)
+    for i in range(1, len(tokens)):
+        tok = tokens[i]
+        if tok.kind != IDENTIFIER:
+            continue
+        if tokens[i - 1].text in _ELABORATING:
+            out.elaborated.add(tok.text)
+        if i + 1 < len(tokens) and tokens[i + 1].text == "::":
+            out.qualifiers.add(tok.text)
+    return out
+
+
+def _header(
+    tables: Tables, target: Target, header: str, project_files: frozenset[str]
+) -> HeaderUse | None:
+    if header in project_files or header.rsplit("/", 1)[-1] in project_files:
+        return None  # the project's own header of that name wins
+    mapping = tables.includes.get(header)
+    if mapping is not None:
+        if mapping.unsupported:
+            return HeaderUse(header, None, mapping.family, "the include map has no counterpart")
+        hip = (mapping.roc_header if target.roc and mapping.roc_header else None) or (
+            mapping.hip_header
+        )
+        return HeaderUse(header, hip or "", mapping.family, "")
+    kind = nvidia_headers().get(header)
+    if kind is None:
+        return None  # not a CUDA header: a system or third-party one
+    return HeaderUse(header, None, None, f"an NVIDIA {kind} header with no HIP counterpart")
+
+
+@cache
+def nvidia_headers() -> dict[str, str]:
+    """NVIDIA's header names (mappings/cuda_headers.tsv) -> their kind."""
+    import csv
+
+    from hipport.tables.model import mappings_dir
+
+    path = mappings_dir() / "cuda_headers.tsv"
+    try:
+        with path.open(encoding="utf-8", newline="") as fh:
+            rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
+    except OSError:
+        return {}
+    return {r["header"]: r.get("kind", "") for r in rows if r.get("header")}
+
+
+def project_floor(tables: Tables, target: Target, names: Iterable[str]) -> Version | None:
+    """The minimum ROCm of the names the target maps (the oldest release the project needs)."""
+    needs = [
+        res.min_rocm
+        for res in (resolve(tables, n, target) for n in names)
+        if res.status is Status.MAPPED and res.min_rocm is not None
+    ]
+    return max(needs) if needs else None
+
+
+def release_points(tables: Tables, target: Target) -> tuple[Version, ...]:
+    """Every ROCm release at which some mapping changes, up to the target: the versions the
+    tables name in their HIP/ROC added and removed columns, oldest first."""
+    top = target.rocm or tables.newest_rocm
+    return tuple(v for v in _all_points(tables) if v <= top)
+
+
+@cache
+def _all_points(tables: Tables) -> tuple[Version, ...]:
+    seen: set[Version] = set()
+    for row in tables.rows:
+        for v in (row.hip_added, row.hip_removed, row.roc_added, row.roc_removed):
+            if v is not None:
+                seen.add(v)
+    return tuple(sorted(seen))
+
+
+def _name_use(
+    tables: Tables, target: Target, name: str, points: tuple[Version, ...], elaborated: bool
+) -> NameUse | None:
+    final = resolve(tables, name, target)
+    if final.status in (Status.HIP, Status.UNKNOWN) or final.mapping is None:
+        return None
+    spans: list[Span] = []
+    # The first span also stands for every release older than the oldest point.
+    for since in (*points, target.rocm or tables.newest_rocm):
+        res = resolve(tables, name, _at(target, since))
+        span = Span(since if spans else None, res, _rewrites(res))
+        if spans and _same(spans[-1], span):
+            continue
+        spans.append(span)
+    if not any(_changes(s) for s in spans):
+        return None  # the HIP name is the CUDA name at every release: nothing to write
+    return NameUse(name, final.mapping.kind, final.mapping.family, tuple(spans), elaborated)
+
+
+def _at(target: Target, rocm: Version) -> Target:
+    from dataclasses import replace
+
+    return replace(target, rocm=rocm)
+
+
+def _same(a: Span, b: Span) -> bool:
+    ra, rb = a.resolution, b.resolution
+    return (ra.status, ra.new_name, a.rewrites) == (rb.status, rb.new_name, b.rewrites)
+
+
+def _changes(span: Span) -> bool:
+    """Whether the shim must say something for this span: a rename, a rewrite or an error."""
+    res = span.resolution
+    return res.status is not Status.MAPPED or res.renames or bool(span.rewrites)
+
+
+def _rewrites(res: Resolution) -> tuple[ArgumentRewrite, ...]:
+    if res.status is not Status.MAPPED or not res.new_name:
+        return ()
+    from hipport.tables.arguments import side_of
+    from hipport.tables.model import mappings_dir
+
+    args = _argument_tables(str(mappings_dir()))
+    return tuple(args.rewrites(res.name, side_of(res.library), res.new_name))
+
+
+@cache
+def _argument_tables(directory: str):  # noqa: ANN202
+    from pathlib import Path
+
+    return argument_tables(Path(directory))
+
+
+def _namespaces(tables: Tables, qualifiers: set[str]) -> list[NamespaceUse]:
+    from hipport.tables.model import mappings_dir
+
+    args = _argument_tables(str(mappings_dir()))
+    out = []
+    for cuda in sorted(qualifiers):
+        ns = args.namespaces.get(cuda)
+        if ns is None or ns.status != "mapped" or not ns.hip or ns.hip == cuda:
+            continue
+        header = next(
+            (
+                m.hip_header
+                for m in tables.includes.values()
+                if m.family == cuda and m.is_main_header and m.hip_header
+            ),
+            None,
+        )
+        out.append(NamespaceUse(cuda, ns.hip, header))
+    return out
