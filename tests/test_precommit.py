@@ -259,3 +259,34 @@ def test_hook_check_and_translate_give_one_verdict(
         "translate": hipport("translate", "--stdout", "--fail-on", "error", *args, "src/init.cu"),
     }
     assert verdicts == dict.fromkeys(verdicts, expected), hook.stdout
+
+
+def test_shim_check_hook_fails_on_a_stale_shim(
+    tmp_path: Path, hook_repo, pre_commit_env, hipport_cmd, subprocess_env
+) -> None:
+    """The hipport-shim-check hook, through real pre-commit: passes on the shim that
+    `hipport shim` wrote, fails once a staged source uses a name the shim lacks."""
+    repo, rev = hook_repo
+    git(tmp_path, "init", "-q")
+    (tmp_path / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {repo.as_posix()}\n    rev: {rev}\n    hooks:\n"
+        "      - id: hipport-shim-check\n        args: [hip-shim, src, --rocm, '6.2']\n"
+    )
+    git(tmp_path, "add", ".pre-commit-config.yaml")
+    stage(tmp_path, "src/scale.cu", CLEAN)
+    env = subprocess_env | {"HIPPORT_CACHE_DIR": str(tmp_path / "cache")}
+    made = subprocess.run(
+        [*hipport_cmd, "shim", "src", "-o", "hip-shim", "--rocm", "6.2"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert made.returncode == 0, made.stderr
+    git(tmp_path, "add", "hip-shim")
+    done = pre_commit(tmp_path, pre_commit_env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    stage(tmp_path, "src/more.cu", b"#include <cuda_runtime.h>\nvoid f(){ cudaDeviceReset(); }\n")
+    done = pre_commit(tmp_path, pre_commit_env)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "shim is stale" in done.stdout

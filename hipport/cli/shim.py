@@ -9,7 +9,8 @@ from typing import Any
 
 import click
 
-from hipport.cli.check import _load_config, guarded
+from hipport.cli.check import _load_config
+from hipport.cli.gate import policy_options
 from hipport.cli.translate import common_options, run_options
 
 
@@ -30,14 +31,18 @@ from hipport.cli.translate import common_options, run_options
 )
 @click.option("--cmake", is_flag=True, help="Also write hipport-shim.cmake.")
 @click.option("--report", is_flag=True, help="Print the same report as `hipport check`.")
+@policy_options("Baseline file, as for `hipport check`.")
 @common_options
-@guarded
 def shim(
     paths: tuple[Path, ...],
     outdir: Path | None,
     check_dir: Path | None,
     cmake: bool,
     report: bool,
+    baseline_file: Path | None,
+    no_baseline: bool,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
     **values: Any,
 ) -> None:
     """Generate a shim for the CUDA sources under PATHS: one forwarding header per CUDA
@@ -46,6 +51,7 @@ def shim(
     lacks is a compile error at its point of use. Exit 1 when `hipport check` reports an
     error a header cannot fix (device-side launches, PTX, ...), 0 otherwise; with --check,
     exit 1 when DIR is stale."""
+    from hipport.cli.gate import load_baseline, selection
     from hipport.shim.build import ShimRequest, generate
 
     if (outdir is None) == (check_dir is None):
@@ -53,7 +59,8 @@ def shim(
     config = _load_config(paths)
     opts = run_options(values, config)
     opts.progress = False
-    result = generate(ShimRequest(list(paths), config, opts, cmake))
+    policy = (selection(config, select, ignore), load_baseline(baseline_file, no_baseline, config))
+    result = generate(ShimRequest(list(paths), config, opts, cmake, *policy))
     if check_dir is not None:
         from hipport.shim import stale_files
 
@@ -75,4 +82,4 @@ def shim(
     )
     if report:
         result.print_report()
-    sys.exit(1 if result.fails else 0)
+    sys.exit(result.exit_code)

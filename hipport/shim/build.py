@@ -20,6 +20,8 @@ class ShimRequest:
     config: Any  # hipport.config.Config
     options: Any  # hipport.runner.RunOptions
     cmake: bool = False
+    selection: Any = None  # hipport.policy.Selection: as check's --select/--ignore/severity
+    baseline: Any = None  # hipport.baseline.Baseline or None
 
 
 @dataclass
@@ -29,7 +31,7 @@ class ShimResult:
     headers: int
     target_rocm: str
     report: Any  # hipport.report.model.Report
-    fails: bool
+    exit_code: int  # check's verdict at --fail-on error: 1 when a header cannot fix it all
 
     def print_report(self) -> None:
         from hipport.report import render as render_report
@@ -41,8 +43,9 @@ class ShimResult:
 def generate(request: ShimRequest) -> ShimResult:
     from importlib.metadata import version
 
+    from hipport.policy import exit_code
     from hipport.report import load_rules
-    from hipport.report.model import Selection, build_report
+    from hipport.report.model import build_report
     from hipport.runner import run_paths
     from hipport.tables import load_tables
 
@@ -64,9 +67,15 @@ def generate(request: ShimRequest) -> ShimResult:
         summary,
         summary.target,
         root=str(request.config.root),
-        selection=Selection(severity=request.config.severity),
+        selection=request.selection,
+        baseline=request.baseline,
     )
     rocm = summary.target.rocm or tables.newest_rocm
     return ShimResult(
-        files, len(model.names), len(model.headers), str(rocm), report, report.fails("error")
+        files,
+        len(model.names),
+        len(model.headers),
+        str(rocm),
+        report,
+        exit_code(report.findings, "error"),
     )
