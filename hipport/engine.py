@@ -396,6 +396,14 @@ def names_defined_by(
         if declaring is not None and declaring == (depth, paren) and _after_comma(code, k):
             names.add(text)  # a further declarator: int a = 0, b; Buffer *x, *y;
             continue
+        if prev.text == "[" and k >= 2 and code[k - 2].text in ("auto", "&", "&&"):
+            # a structured binding: auto [cuda_key, cuda_value] = ...
+            j = k
+            while j < n and code[j].text != "]" and j - k < 64:
+                if code[j].kind == IDENTIFIER:
+                    names.add(code[j].text)
+                j += 1
+            continue
         if prev.text == "*" and nxt.text == ")" and k >= 2 and code[k - 2].text == "(":
             names.add(text)  # a function pointer: void (*callback)(int)
             continue

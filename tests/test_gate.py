@@ -189,6 +189,8 @@ template <typename cudaT, int CUDA_N>
 void f(cudaT cuda_param, const float3 &cuda_v, int cuda_w) {
   int cuda_i = cuda_w * 2, cuda_j;
   for (int cuda_k = 0, cuda_m = 1; cuda_k < CUDA_N; ++cuda_k) cuda_j = cuda_m;
+  auto [cuda_key, cuda_value] = pair_of(cuda_i);
+  for (auto &cuda_item : items) use(cuda_item);
 }
 """
 OWN_NAMES = {
@@ -216,6 +218,9 @@ OWN_NAMES = {
     "cuda_j",
     "cuda_k",
     "cuda_m",
+    "cuda_key",
+    "cuda_value",
+    "cuda_item",
 }
 
 
