@@ -9,6 +9,7 @@ API name, for statistics and reports.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
 from hipport.catalogue import (
     FILE_ERROR,
@@ -20,8 +21,10 @@ from hipport.catalogue import (
     Severity,
     rule_by_code_or_name,
 )
-from hipport.tables import Status
-from hipport.target import Version
+
+if TYPE_CHECKING:  # types of Use's fields only: findings load at start-up, the tables do not
+    from hipport.tables import Status
+    from hipport.target import Version
 
 __all__ = [
     "FILE_ERROR",
