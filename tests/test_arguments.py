@@ -144,6 +144,9 @@ def _hipcc_cases() -> list[Path]:
         findings = path.with_suffix(".findings.txt")
         if findings.exists() and "HIP00" in findings.read_text():
             continue
+        config = path.with_suffix(".target.json")
+        if config.exists() and "6." in config.read_text():
+            continue  # aimed at a ROCm newer than the installed HIP 5.2
         text = expected.read_text().splitlines()
         includes = [line for line in text if line.startswith("#include")]
         if "_skipped" not in path.stem and all("hip/hip_runtime" in i for i in includes):

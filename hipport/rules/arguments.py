@@ -19,7 +19,6 @@ from functools import cached_property
 
 from hipport.catalogue import ARGUMENTS_NOT_REWRITTEN, DATA_LOSS
 from hipport.edits import Edit
-from hipport.findings import Finding
 from hipport.lexer import IDENTIFIER, LITERAL, PUNCTUATION, Token
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.tokens import (
@@ -92,6 +91,7 @@ class ArgumentsRule:
         skip = ctx.options.disabled_mappings | ctx.user_declared
         user = ctx.options.user_renames
         code = ctx.code
+        lists: list[frozenset[str]] = []  # the file's argument-list macros, on first need
         for k in code.indices(table.calls.keys()):
             i = code.orig[k]
             name = tokens[i].text
@@ -108,7 +108,7 @@ class ArgumentsRule:
             new_name = res.new_name or name
             rows = table.rewrites(name, side_of(res.library), new_name)
             if rows:
-                self._call(ctx, i, new_name, rows, out.edits, out.findings)
+                self._call(ctx, i, new_name, rows, lists, out)
         return out
 
     def _call(
@@ -117,16 +117,19 @@ class ArgumentsRule:
         i: int,
         new_name: str,
         rows: list[ArgumentRewrite],
-        edits: list[Edit],
-        findings: list[Finding],
+        lists: list[frozenset[str]],
+        out: RuleResult,
     ) -> None:
+        edits, findings = out.edits, out.findings
         tokens = ctx.tokens
         tok = tokens[i]
         lparen = next_code(tokens, i)
         if lparen is None or not is_punct(tokens, lparen, "("):
             return  # the name without a call (a function pointer, a #define alias)
         try:
-            call = _parse(ctx, i, lparen, new_name)
+            if not lists:
+                lists.append(_argument_list_macros(ctx))
+            call = _parse(ctx, i, lparen, new_name, lists[0])
             for row in sorted(rows, key=_order):
                 _ACTIONS[row.action](ctx, call, row, findings, tok)
             _fit_arity(call, rows)
@@ -154,7 +157,7 @@ def _order(row: ArgumentRewrite) -> int:
     return 0 if row.action in ("HIP-SYMBOL", "reinterpret-cast", "reinterpret-cast-size-t") else 1
 
 
-def _parse(ctx: Context, i: int, lparen: int, new_name: str) -> _Call:
+def _parse(ctx: Context, i: int, lparen: int, new_name: str, lists: frozenset[str]) -> _Call:
     tokens = ctx.tokens
     rparen = matching(tokens, lparen)
     if rparen is None:
@@ -175,7 +178,6 @@ def _parse(ctx: Context, i: int, lparen: int, new_name: str) -> _Call:
     for a, b in ranges:
         if any(tokens[k].text == "__VA_ARGS__" for k in range(a, b)):
             raise _Unsafe("__VA_ARGS__ is among the arguments, so their number is not known")
-    lists = _argument_list_macros(ctx)
     for k, (a, b) in enumerate(ranges):
         if b - a == 1 and tokens[a].text in lists:
             raise _Unsafe(
