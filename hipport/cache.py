@@ -11,8 +11,9 @@ Two layers, both in the user cache directory:
   file is re-read and its digest checked when a result is loaded) nor the output when it
   equals the source. Entries are loaded only when the run needs the result.
 
-Every file is written atomically (temp file + rename) and carries the format version; a
-corrupt, torn or foreign file is a miss, never a failure: two runs sharing a cache can at
+Every file is written atomically (temp file + rename) in hipport.cache_format's format
+(JSON with the format version and a checksum: data, never code, unlike the pickle it
+replaced); a corrupt, torn, foreign or wrongly shaped file is a miss, never a failure: two runs sharing a cache can at
 worst redo each other's work, never read a torn file. Entries are not fsynced: after a power
 loss a truncated entry is a miss like any other corrupt one.
 """
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 import sys
 import time
 from dataclasses import dataclass, field
@@ -29,24 +29,63 @@ from pathlib import Path
 from typing import Any
 
 from hipport import __version__
+from hipport.cache_format import CacheMiss, dumps, loads, shape
 from hipport.fsio import atomic_write, read_regular
 
-FORMAT = 5  # bump when what is pickled changes shape
+FORMAT = 6  # bump when what is stored changes shape (6: JSON, see cache_format)
 # A file modified this recently may be rewritten again within the same mtime tick with the
 # same size (git's "racily clean" case): its stat alone is not trusted, its content is.
 RACY_NS = 2_000_000_000
 
 
 def cache_dir() -> Path:
+    """HIPPORT_CACHE_DIR, else the user cache directory. XDG_CACHE_HOME counts only when
+    absolute (the XDG rule: a relative one would put the cache wherever the run started),
+    HOME only when absolute (an empty HOME would mean /.cache); otherwise the account's
+    home from the password database, else a private directory in the system temp
+    directory. A fallback says so once, on stderr."""
     env = os.environ.get("HIPPORT_CACHE_DIR")
     if env:
         return Path(env)
     if sys.platform.startswith("linux"):  # what platformdirs answers there, without its import
         xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
-        return Path(xdg or os.path.expanduser("~/.cache")) / "hipport"
+        if xdg and os.path.isabs(xdg):
+            return Path(xdg) / "hipport"
+        if xdg:
+            _note(f"XDG_CACHE_HOME is not absolute ({xdg!r}): ignored, as the XDG spec says")
+        return _home() / ".cache" / "hipport"
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("hipport", appauthor=False))
+
+
+def _home() -> Path:
+    home = os.environ.get("HOME", "")
+    if os.path.isabs(home):
+        return Path(home)
+    try:
+        import pwd
+
+        account = pwd.getpwuid(os.getuid()).pw_dir
+    except (ImportError, KeyError, OSError):
+        account = ""
+    if os.path.isabs(account) and os.path.isdir(account):
+        _note(f"HOME is {'empty' if not home else 'not absolute'}: the cache is under {account}")
+        return Path(account)
+    import tempfile
+
+    private = Path(tempfile.gettempdir()) / f"hipport-{os.getuid()}"
+    _note(f"no usable home directory: the cache is under {private}")
+    return private
+
+
+_NOTED: set[str] = set()
+
+
+def _note(message: str) -> None:
+    if message not in _NOTED:
+        _NOTED.add(message)
+        print(f"hipport: note: {message}", file=sys.stderr)
 
 
 def content_hash(data: bytes) -> str:
@@ -84,17 +123,17 @@ class Hit:
     data: bytes | None = None
 
 
-def _load(path: Path) -> Any:
-    """Unpickle a cache file with the cyclic collector paused: the objects are plain data
-    (no cycles to find), and a large index would otherwise trigger dozens of collections."""
+def _load(path: Path, kind: str) -> Any:
+    """A cache file's payload (CacheMiss when it is not one of this kind and format), read
+    with the cyclic collector paused: the objects are plain data (no cycles to find), and a
+    large index would otherwise trigger dozens of collections."""
     import gc
 
-    with open(path, "rb") as fh:
-        data = fh.read()
+    data = read_regular(path)
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return pickle.loads(data)
+        return loads(kind, data)
     finally:
         if enabled:
             gc.enable()
@@ -116,7 +155,7 @@ class ResultStore:
     def _path(self, digest: str, file_key: str) -> tuple[Path, str]:
         key = f"{self.salt}|{file_key}|{digest}"
         name = hashlib.blake2b(os.fsencode(key), digest_size=20).hexdigest()
-        return self.directory / name[:2] / f"{name[2:]}.pickle", key
+        return self.directory / name[:2] / f"{name[2:]}.json", key
 
     def load(
         self, digest: str, file_key: str, path: Path, data: bytes | None = None, make: Any = None
@@ -126,23 +165,25 @@ class ResultStore:
         on a miss, a corrupt entry or a file that changed since."""
         entry_path, key = self._path(digest, file_key)
         try:
-            fmt, stored_key, output, fields = _load(entry_path)
-            if fmt != FORMAT or stored_key != key:
+            stored_key, output, fields = shape(_load(entry_path, "result"), list, "result")
+            if stored_key != key:
                 return None
+            shape(output, (bytes, type(None)), "output")
+            shape(fields, tuple, "fields")
             if data is None:
                 data = read_regular(Path(path))
-        except Exception:  # noqa: BLE001 - a corrupt or foreign entry is a miss
+        except (CacheMiss, OSError, ValueError, TypeError):  # a corrupt or foreign entry
             return None
         if content_hash(data) != digest:
             return None
-        return make(data, data if output is None else output, fields)
+        try:
+            return make(data, data if output is None else output, fields)
+        except (CacheMiss, ValueError, TypeError, AttributeError):  # the wrong shape: a miss
+            return None
 
     def store(self, digest: str, file_key: str, source: bytes, output: bytes, fields: Any) -> None:
         entry_path, key = self._path(digest, file_key)
-        payload = pickle.dumps(
-            (FORMAT, key, None if output == source else output, fields),
-            protocol=pickle.HIGHEST_PROTOCOL,
-        )
+        payload = dumps("result", [key, None if output == source else output, fields])
         parent = entry_path.parent
         if parent not in self._made:
             parent.mkdir(parents=True, exist_ok=True)
@@ -199,7 +240,7 @@ class Manifest:
     def save(self) -> None:
         if not self.dirty:
             return
-        payload = pickle.dumps((FORMAT, self.key, self.entries), protocol=pickle.HIGHEST_PROTOCOL)
+        payload = dumps("manifest", [self.key, self.entries])
         self.path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(self.path, payload, mode=0o600)
         self.dirty = False
@@ -219,34 +260,53 @@ def open_manifest(
 ) -> Manifest:
     key = manifest_key(root, options_key, tables_key)
     name = hashlib.blake2b(os.fsencode(key), digest_size=16).hexdigest()
-    path = (directory or cache_dir()) / f"v{FORMAT}" / f"{name}.pickle"
+    path = (directory or cache_dir()) / f"v{FORMAT}" / f"{name}.json"
     manifest = Manifest(path, key, result_store(options_key, tables_key, directory))
     try:
-        fmt, stored_key, entries = _load(path)
-        if fmt == FORMAT and stored_key == key and isinstance(entries, dict):
+        stored_key, entries = shape(_load(path, "manifest"), list, "manifest")
+        shape(entries, dict, "entries")
+        if stored_key == key and all(_is_entry(k, e) for k, e in entries.items()):
             manifest.entries = entries
-    except FileNotFoundError:
-        pass
-    except Exception:  # noqa: BLE001 - a corrupt or foreign cache is a miss, never a failure
+    except (CacheMiss, OSError, ValueError, TypeError):  # a miss, never a failure
         pass
     return manifest
+
+
+def _is_entry(key: object, entry: object) -> bool:
+    """A stat-index line of the right shape (the result summary is the runner's: checked
+    where it is used)."""
+    return (
+        isinstance(key, str)
+        and isinstance(entry, Entry)
+        and all(isinstance(v, int) for v in (entry.size, entry.mtime_ns, entry.ctime_ns))
+        and isinstance(entry.inode, int)
+        and isinstance(entry.digest, str)
+    )
 
 
 def index_path(root: Path, directory: Path | None = None) -> Path:
     """The project index (names the project defines) is shared by every option set."""
     name = hashlib.blake2b(os.fsencode(os.path.realpath(root)), digest_size=16).hexdigest()
-    return (directory or cache_dir()) / f"v{FORMAT}" / f"index-{name}.pickle"
+    return (directory or cache_dir()) / f"v{FORMAT}" / f"index-{name}.json"
 
 
 def load_index(root: Path) -> dict[str, tuple[int, int, frozenset[str]]]:
     try:
-        fmt, data = _load(index_path(root))
-        return data if fmt == FORMAT else {}
-    except Exception:  # noqa: BLE001 - missing or corrupt: rebuild
+        data = shape(_load(index_path(root), "index"), dict, "index")
+    except (CacheMiss, OSError, ValueError, TypeError):  # missing or corrupt: rebuild
         return {}
+    for key, value in data.items():
+        if not (
+            isinstance(key, str)
+            and isinstance(value, tuple)
+            and len(value) == 3
+            and isinstance(value[2], frozenset)
+        ):
+            return {}
+    return data
 
 
 def save_index(root: Path, data: dict[str, tuple[int, int, frozenset[str]]]) -> None:
     path = index_path(root)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, pickle.dumps((FORMAT, data), protocol=pickle.HIGHEST_PROTOCOL), mode=0o600)
+    atomic_write(path, dumps("index", data), mode=0o600)

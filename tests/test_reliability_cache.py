@@ -1,5 +1,7 @@
 """Concurrency and the cache: two runs sharing a tree and a cache directory do not corrupt
-it; a torn, garbage or foreign manifest is a miss, never a crash."""
+it; a torn, garbage or foreign manifest is a miss, never a crash. The cache is data, not
+code: a pickle planted in it is never run, a well-formed file of the wrong shape is a miss
+(never a permanent exit 2), and an unusable HOME or XDG_CACHE_HOME falls back safely."""
 
 from __future__ import annotations
 
@@ -43,7 +45,7 @@ def test_two_runs_at_once_then_a_third_uses_the_cache(tmp_path: Path) -> None:
     files = [p for p in cache.rglob("*") if p.is_file()]
     assert files and not [p for p in files if p.name.endswith(".hipport-tmp")]
     for p in files:
-        pickle.loads(p.read_bytes())
+        assert p.read_bytes().startswith(b"hipport-cache ")
     third = hipport(["translate", tree, "-o", tmp_path / "out3", "-j", "2", "--no-progress"], cache)
     assert third.returncode == 0, third.stderr
     assert _cached(third.stderr) == 60
@@ -56,7 +58,7 @@ def test_garbage_truncated_or_foreign_cache_is_a_miss(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     first = hipport(["translate", tree, "-o", tmp_path / "o1", "--no-progress"], cache)
     assert first.returncode == 0, first.stderr
-    files = [p for p in cache.rglob("*.pickle")]
+    files = [p for p in cache.rglob("*") if p.is_file()]
     assert files
     want = snapshot(tmp_path / "o1")
     for damage in (
@@ -65,6 +67,7 @@ def test_garbage_truncated_or_foreign_cache_is_a_miss(tmp_path: Path) -> None:
         lambda b: b"",
         lambda b: pickle.dumps(("another", "format")),
         lambda b: pickle.dumps((99, "key", {}, {})),
+        lambda b: b[:-2] + b"x}",  # checksum no longer matches
     ):
         originals = {p: p.read_bytes() for p in files}
         for p, data in originals.items():
@@ -91,9 +94,105 @@ def test_manifest_is_versioned_and_written_atomically(tmp_path: Path, monkeypatc
     monkeypatch.setattr(
         cache_mod,
         "atomic_write",
-        lambda path, data, mode=None: (calls.append(path), real(path, data, mode=mode)),
+        lambda path, data, mode=None, durable=True: (
+            calls.append(path),
+            real(path, data, mode=mode, durable=durable),
+        ),
     )
     m.save()
     assert calls == [m.path]
-    assert pickle.loads(m.path.read_bytes())[0] == cache_mod.FORMAT
+    assert m.path.read_bytes().startswith(b"hipport-cache ")
     assert os.stat(m.path).st_mode & 0o777 == 0o600
+
+
+class _Bomb:
+    """Unpickling this runs `touch MARKER`: what a planted pickle can do."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):  # noqa: ANN204
+        return (os.system, (f"touch {self.marker}",))
+
+
+def test_a_pickle_planted_in_the_cache_is_never_run(tmp_path: Path) -> None:
+    tree = tmp_path / "t"
+    _tree(tree, 6)
+    cache = tmp_path / "cache"
+    first = hipport(["check", tree], cache)
+    assert first.returncode == 0, first.stderr
+    files = [p for p in cache.rglob("*") if p.is_file()]
+    assert any("tables" in p.parts for p in files)  # the parsed tables are cached too
+    marker = tmp_path / "ran"
+    for p in files:
+        p.write_bytes(pickle.dumps(_Bomb(marker)))
+    for _ in range(2):
+        proc = hipport(["check", tree], cache)
+        assert proc.returncode == 0, proc.stderr
+    assert not marker.exists(), "a cache file was unpickled: it ran code"
+
+
+def test_well_formed_entries_of_the_wrong_shape_are_misses(tmp_path: Path) -> None:
+    from hipport import cache_format
+
+    tree = tmp_path / "t"
+    _tree(tree, 6)
+    cache = tmp_path / "cache"
+    assert (
+        hipport(["translate", tree, "-o", tmp_path / "o", "--no-progress"], cache).returncode == 0
+    )
+    want = snapshot(tmp_path / "o")
+    files = [p for p in cache.rglob("*") if p.is_file()]
+    for payload in ([1, 2, 3], {"a": 1}, "text", ["key", {"f.cu": 42}], [None, None, None]):
+        for p in files:
+            kind = p.read_bytes().split(b" ", 3)[2].decode()
+            p.write_bytes(cache_format.dumps(kind, payload))
+        for attempt in range(2):  # not a permanent failure: the run rewrites the cache
+            out = tmp_path / f"o{attempt}"
+            proc = hipport(["translate", tree, "-o", out, "--no-progress"], cache)
+            assert proc.returncode == 0, (payload, proc.stderr)
+            assert snapshot(out) == want
+        proc = hipport(["check", tree], cache)
+        assert proc.returncode == 0, (payload, proc.stderr)
+
+
+def test_unusable_home_or_relative_xdg_falls_back_safely(tmp_path: Path, monkeypatch) -> None:
+    from hipport import cache as cache_mod
+
+    monkeypatch.delenv("HIPPORT_CACHE_DIR", raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    where = cache_mod.cache_dir()
+    assert where is None or (where.is_absolute() and tmp_path not in where.parents), where
+    monkeypatch.setenv("XDG_CACHE_HOME", "")
+    monkeypatch.setenv("HOME", "")
+    where = cache_mod.cache_dir()
+    assert where is None or (where.is_absolute() and where != Path("/.cache/hipport")), where
+    monkeypatch.setenv("HOME", "relative-home")
+    where = cache_mod.cache_dir()
+    assert where is None or (where.is_absolute() and tmp_path not in where.parents), where
+
+
+def test_relative_xdg_cache_home_says_so_and_writes_nothing_here(tmp_path: Path) -> None:
+    tree = tmp_path / "t"
+    _tree(tree, 2)
+    import subprocess
+    import sys
+
+    from tests.reliability_support import env
+
+    e = env(tmp_path / "unused")
+    del e["HIPPORT_CACHE_DIR"]
+    e["XDG_CACHE_HOME"] = "rel-cache"
+    e["HOME"] = str(tmp_path / "home")
+    proc = subprocess.run(
+        [sys.executable, "-m", "hipport", "check", str(tree)],
+        env=e,
+        capture_output=True,
+        cwd=str(tmp_path),
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert not (tmp_path / "rel-cache").exists()
+    assert b"XDG_CACHE_HOME" in proc.stderr  # the note
+    assert (tmp_path / "home" / ".cache" / "hipport").is_dir()

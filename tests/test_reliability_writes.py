@@ -148,7 +148,7 @@ def test_sigint_during_in_place_run(tmp_path: Path) -> None:
 def _cached_results(cache: Path) -> int:
     """Result entries in the cache: the runner stores each file's result as it arrives
     from the pool, so one entry marks a run that is translating (and has not finished)."""
-    return sum(1 for _ in cache.glob("v*/results/*/*.pickle"))
+    return sum(1 for _ in cache.glob("v*/results/*/*.json"))
 
 
 def _wait_until_translating(cache: Path, proc: subprocess.Popen, timeout: float = 240) -> None:

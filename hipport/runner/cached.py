@@ -9,7 +9,9 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hipport.edits import Edit
 from hipport.engine import TranslationResult
+from hipport.findings import Finding, Use
 from hipport.project import ProjectFile
 from hipport.runner.outcome import (
     FileInfo,
@@ -50,8 +52,39 @@ def cache_key(f: ProjectFile) -> str:
 
 
 def _make_result(source: bytes, output: bytes, fields: tuple) -> TranslationResult:
+    """A result from a cache entry's fields; TypeError (a miss) when they have the wrong
+    shape, as a hand-edited or foreign entry may."""
     path, edits, findings, uses, defined_names = fields
+    if not (
+        isinstance(path, str)
+        and _all(edits, list, Edit)
+        and _all(findings, list, Finding)
+        and _all(uses, list, Use)
+        and _all(defined_names, frozenset, str)
+    ):
+        raise TypeError("a cached result of the wrong shape")
     return TranslationResult(path, source, output, edits, findings, uses, defined_names)
+
+
+def _all(values: object, container: type, item: type) -> bool:
+    return isinstance(values, container) and all(isinstance(v, item) for v in values)
+
+
+def valid_info(info: object) -> bool:
+    """A cached result summary of the right shape (else the file is translated again)."""
+    return (
+        isinstance(info, FileInfo)
+        and isinstance(info.changed, bool)
+        and isinstance(info.out_size, int)
+        and isinstance(info.out_digest, str)
+        and _all(info.codes, tuple, tuple)
+        and all(len(c) == 3 and isinstance(c[2], int) for c in info.codes)
+        and _all(info.renamed, tuple, tuple)
+        and all(len(r) == 2 and isinstance(r[1], int) for r in info.renamed)
+        and (info.min_rocm is None or type(info.min_rocm).__name__ == "Version")
+        and _all(info.deciders, frozenset, str)
+        and _all(info.defined_names, frozenset, str)
+    )
 
 
 def store(
@@ -88,7 +121,7 @@ def from_cache(
     carries the result's summary and a loader; otherwise the result is loaded now."""
     key = cache_key(f)
     hit = manifest.check(key, f.path)
-    if hit is None or hit.info is None:
+    if hit is None or not valid_info(hit.info):
         return None
     if not lazy:
         result = manifest.results.load(hit.digest, key, f.path, hit.data, _make_result)

@@ -337,16 +337,74 @@ def load_tables(directory: str | None = None) -> Tables:
     return _load_via_cache(Path(directory) if directory else mappings_dir())
 
 
-# The parsed tables are kept in the user cache as a pickle named by a digest of every file in
-# mappings/ (and this format): unpickling them is about twice as fast as parsing the TSVs,
-# which stay the source of truth. A missing, stale or unreadable pickle is rebuilt.
-_PICKLE_FORMAT = 1
+# The parsed tables are kept in the user cache (hipport.cache_format: JSON with a checksum,
+# data that cannot run code) named by a digest of every file in mappings/ (and this format):
+# loading them is faster than parsing the TSVs, which stay the source of truth. A missing,
+# stale, damaged or foreign file is rebuilt.
+_TABLES_FORMAT = 2  # 2: JSON (1 was a pickle)
+_PLAIN_ATTRIBUTES = ("overrides", "additions", "includes", "include_overrides", "hipext", "counts")
+_VERSION_FIELDS = tuple(i for i, name in enumerate(Mapping._fields) if name in VERSION_COLUMNS)
+_COLUMN_TYPES = tuple(
+    {Version, type(None)}
+    if name in VERSION_COLUMNS
+    else {bool}
+    if name == "unsupported"
+    else {str, type(None)}
+    for name in Mapping._fields
+)
+
+
+def _tables_to_data(tables: Tables) -> dict:
+    """The tables as cache data: rows as lists (versions as text), the rest as it is; the
+    indexes (by_cuda, by_hip, hipext_for) are rebuilt on load."""
+    from hipport.cache_format import encode
+
+    # rows are stored by column, as plain JSON (no tags): decoding 9,000 x 24 cells one by
+    # one would double the load time; a column is rebuilt and checked in one C-level pass
+    rows = [
+        [str(v) if isinstance(v, Version) else v for v in column]
+        for column in zip(*tables.rows, strict=True)
+    ]
+    data = {name: encode(getattr(tables, name)) for name in _PLAIN_ATTRIBUTES}
+    return {"rows": rows, "newest_rocm": str(tables.newest_rocm), **data}
+
+
+def _tables_from_data(data: dict, directory: Path) -> Tables:
+    from hipport.cache_format import CacheMiss, decode, version
+
+    tables = Tables.__new__(Tables)
+    tables.directory = directory
+    columns = data["rows"]
+    if not isinstance(columns, list) or len(columns) != len(Mapping._fields):
+        raise CacheMiss("table rows of the wrong shape")
+    for i, column in enumerate(columns):
+        if i in _VERSION_FIELDS:
+            texts = {v: version(v) for v in set(column) - {None}}
+            columns[i] = column = list(map({None: None, **texts}.get, column))
+        allowed = _COLUMN_TYPES[i]
+        if not isinstance(column, list) or not set(map(type, column)) <= allowed:
+            raise CacheMiss(f"table column {Mapping._fields[i]} of the wrong shape")
+    rows = list(map(Mapping._make, zip(*columns, strict=True)))
+    tables.rows = rows
+    for name in _PLAIN_ATTRIBUTES:
+        setattr(tables, name, decode(data[name]))
+    tables.by_cuda, tables.by_hip = {}, {}
+    for row in rows:
+        tables.by_cuda.setdefault(row.cuda, []).append(row)
+        for name in (row.hip, row.roc):
+            if name:
+                tables.by_hip.setdefault(name, []).append(row)
+    tables.hipext_for = {}
+    for ext in tables.hipext.values():
+        for api in ext.cuda_apis:
+            tables.hipext_for.setdefault(api, []).append(ext)
+    tables.newest_rocm = version(data["newest_rocm"])
+    return tables
 
 
 def _load_via_cache(directory: Path) -> Tables:
     import hashlib
     import os
-    import pickle
 
     if os.environ.get("HIPPORT_NO_TABLE_CACHE") == "1":
         return Tables(directory)
@@ -354,32 +412,32 @@ def _load_via_cache(directory: Path) -> Tables:
         from hipport import __version__
         from hipport.cache import cache_dir
 
-        key = f"{_PICKLE_FORMAT}|{__version__}|{directory.resolve()}|{mappings_digest(directory)}"
-        name = hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
-        where = cache_dir() / "tables" / f"{name}.pickle"
+        real = os.path.realpath(directory)
+        key = f"{_TABLES_FORMAT}|{__version__}|{real}|{mappings_digest(directory)}"
+        name = hashlib.blake2b(os.fsencode(key), digest_size=16).hexdigest()
+        where = cache_dir() / "tables" / f"{name}.json"
     except Exception:  # noqa: BLE001 - no usable cache directory: parse the TSVs
         return Tables(directory)
     import gc
 
+    from hipport.cache_format import dumps, loads
+    from hipport.fsio import read_regular
+
     try:
-        with open(where, "rb") as fh:
-            data = fh.read()
+        data = read_regular(where)
         gc.disable()  # 9,000 rows of tuples: the collector would run dozens of times for nothing
         try:
-            tables = pickle.loads(data)
+            return _tables_from_data(loads("tables", data, raw=True), directory)
         finally:
             gc.enable()
-        if isinstance(tables, Tables):
-            tables.directory = directory
-            return tables
-    except Exception:  # noqa: BLE001 - missing or damaged: rebuild it
+    except Exception:  # noqa: BLE001 - missing, damaged or foreign: rebuild it
         pass
     tables = Tables(directory)
     try:
         from hipport.cache import write_private
 
         where.parent.mkdir(parents=True, exist_ok=True)
-        write_private(where, pickle.dumps(tables, protocol=pickle.HIGHEST_PROTOCOL))
+        write_private(where, dumps("tables", _tables_to_data(tables), raw=True))
     except Exception:  # noqa: BLE001 - a read-only cache only costs speed
         pass
     return tables

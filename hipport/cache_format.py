@@ -1,0 +1,170 @@
+"""The cache's file format: data, never code.
+
+Every cache file (the stat index, result entries, the project index, the parsed tables) is
+one line of header and a JSON body:
+
+    hipport-cache <FORMAT> <kind> <blake2b of the body>\\n{...json...}
+
+Loading it can only build plain values and the few hipport types listed in `_TYPES`
+(frozen records: a Version, a Finding, ...), by their constructors; nothing in a cache
+file can name a function to call, unlike a pickle, whose loading runs whatever the file
+says. A file whose header, checksum or shape is wrong is a miss (CacheMiss), never an
+error: a cache that someone else wrote, a torn write or an older format costs a
+re-translation, nothing more.
+
+JSON values are tagged where JSON has no type of its own: {"$b": base64} bytes,
+{"$t": [...]} tuple, {"$f": [...]} frozenset, {"$v": "6.2.0"} Version, {"$e": [type,
+value]} an enum member, {"$o": [type, [fields]]} a record, {"$d": [[k, v], ...]} a dict
+whose keys are not all plain strings.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import enum
+import hashlib
+import importlib
+import json
+from typing import Any
+
+FORMAT = 1
+MAGIC = b"hipport-cache"
+
+# Every type a cache file may build: name -> (module, attribute). Nothing else is built.
+_TYPES = {
+    "Version": ("hipport.target", "Version"),
+    "Mapping": ("hipport.tables.model", "Mapping"),
+    "IncludeMapping": ("hipport.tables.model", "IncludeMapping"),
+    "HipExt": ("hipport.tables.model", "HipExt"),
+    "Status": ("hipport.tables", "Status"),
+    "Severity": ("hipport.catalogue", "Severity"),
+    "Edit": ("hipport.edits", "Edit"),
+    "Finding": ("hipport.findings", "Finding"),
+    "Location": ("hipport.findings", "Location"),
+    "Use": ("hipport.findings", "Use"),
+    "FileInfo": ("hipport.runner.outcome", "FileInfo"),
+    "Entry": ("hipport.cache", "Entry"),
+}
+_resolved: dict[str, type] = {}
+
+
+class CacheMiss(Exception):
+    """The file is not a cache file of this format and kind, or does not hold what it
+    should: treat as absent."""
+
+
+def dumps(kind: str, payload: Any, raw: bool = False) -> bytes:
+    """A cache file holding `payload` (`raw`: already plain JSON, as `encode` makes it)."""
+    value = payload if raw else encode(payload)
+    body = json.dumps(value, separators=(",", ":")).encode("ascii")
+    digest = hashlib.blake2b(body, digest_size=16).hexdigest()
+    return b"%s %d %s %s\n" % (MAGIC, FORMAT, kind.encode(), digest.encode()) + body
+
+
+def loads(kind: str, data: bytes, raw: bool = False) -> Any:
+    """The payload of a cache file of this kind; CacheMiss for anything else. `raw`: the
+    JSON value as it is, for a caller that decodes its own parts (the tables' rows)."""
+    header, sep, body = data.partition(b"\n")
+    parts = header.split(b" ")
+    if not sep or len(parts) != 4 or parts[0] != MAGIC:
+        raise CacheMiss("not a hipport cache file")
+    if parts[1] != str(FORMAT).encode() or parts[2] != kind.encode():
+        raise CacheMiss("another format or kind")
+    if hashlib.blake2b(body, digest_size=16).hexdigest().encode() != parts[3]:
+        raise CacheMiss("checksum mismatch (a torn or edited file)")
+    try:
+        value = json.loads(body)
+        return value if raw else decode(value)
+    except CacheMiss:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any shape problem is a miss
+        raise CacheMiss(f"malformed: {type(exc).__name__}: {exc}") from None
+
+
+def encode(value: Any) -> Any:
+    """Plain JSON for `value`, with the tags above."""
+    if value is None or isinstance(value, bool | int | float | str):
+        if isinstance(value, enum.Enum):
+            return {"$e": [type(value).__name__, value.value]}
+        return value
+    if isinstance(value, bytes):
+        return {"$b": base64.b64encode(value).decode("ascii")}
+    if isinstance(value, list):
+        return [encode(v) for v in value]
+    name = type(value).__name__
+    if name == "Version" and name in _TYPES:
+        return {"$v": str(value)}
+    if isinstance(value, enum.Enum):
+        return {"$e": [name, value.value]}
+    if name in _TYPES:
+        if dataclasses.is_dataclass(value):
+            fields = [getattr(value, f.name) for f in dataclasses.fields(value)]
+        else:  # a NamedTuple
+            fields = list(value)
+        return {"$o": [name, [encode(v) for v in fields]]}
+    if isinstance(value, tuple):
+        return {"$t": [encode(v) for v in value]}
+    if isinstance(value, frozenset | set):
+        return {"$f": sorted((encode(v) for v in value), key=json.dumps)}
+    if isinstance(value, dict):
+        if all(isinstance(k, str) and not k.startswith("$") for k in value):
+            return {k: encode(v) for k, v in value.items()}
+        return {"$d": [[encode(k), encode(v)] for k, v in value.items()]}
+    raise TypeError(f"cannot store a {name} in the cache")
+
+
+def decode(value: Any) -> Any:
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if len(value) == 1:
+        ((tag, inner),) = value.items()
+        if tag == "$b":
+            return base64.b64decode(inner, validate=True)
+        if tag == "$t":
+            return tuple(decode(v) for v in inner)
+        if tag == "$f":
+            return frozenset(decode(v) for v in inner)
+        if tag == "$v":
+            return version(inner)
+        if tag == "$e":
+            name, member = inner
+            return type_named(name)(member)
+        if tag == "$o":
+            name, fields = inner
+            return type_named(name)(*(decode(v) for v in fields))
+        if tag == "$d":
+            return {decode(k): decode(v) for k, v in inner}
+    return {k: decode(v) for k, v in value.items()}
+
+
+def type_named(name: str) -> type:
+    """One of the allowed types; CacheMiss for any other name."""
+    found = _resolved.get(name)
+    if found is None:
+        if name not in _TYPES:
+            raise CacheMiss(f"type {name!r} is not one a cache file may hold")
+        module, attribute = _TYPES[name]
+        found = _resolved[name] = getattr(importlib.import_module(module), attribute)
+    return found
+
+
+_VERSIONS: dict[str, Any] = {}
+
+
+def version(text: str) -> Any:
+    """A Version, one object per distinct text (tables repeat a few dozen thousands of times)."""
+    found = _VERSIONS.get(text)
+    if found is None:
+        found = _VERSIONS[text] = type_named("Version").parse(text)
+    return found
+
+
+def shape(value: Any, expected: type | tuple[type, ...], what: str) -> Any:
+    """`value` if it is of the expected type, else CacheMiss (a well-formed file of the
+    wrong shape: written by another version, or by hand)."""
+    if not isinstance(value, expected):
+        raise CacheMiss(f"{what}: expected {expected}, found {type(value).__name__}")
+    return value
