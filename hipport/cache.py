@@ -13,9 +13,10 @@ Two layers, both in the user cache directory:
 
 Every file is written atomically (temp file + rename) in hipport.cache_format's format
 (JSON with the format version and a checksum: data, never code, unlike the pickle it
-replaced); a corrupt, torn, foreign or wrongly shaped file is a miss, never a failure: two runs sharing a cache can at
-worst redo each other's work, never read a torn file. Entries are not fsynced: after a power
-loss a truncated entry is a miss like any other corrupt one.
+replaced); a corrupt, torn, foreign or wrongly shaped file is a miss, never a failure:
+two runs sharing a cache can at worst redo each other's work, never read a torn file.
+Entries are not fsynced: after a power loss a truncated entry is a miss like any other
+corrupt one.
 """
 
 from __future__ import annotations
