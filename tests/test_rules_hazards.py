@@ -256,3 +256,15 @@ def test_cooperative_groups_follow_the_target() -> None:
     assert [f.api for f in old] == [f.api for f in new] and old
     assert not any("no evidence" in f.message for f in old)
     assert all("missing in HIP 5.2; no evidence for ROCm 6.2" in f.message for f in new)
+
+
+def test_device_runtime_call_after_a_lone_carriage_return_does_not_crash() -> None:
+    """Found by tests/fuzz/run.py: a lone \\r (a line break to clang, not to a split at \\n)
+    before a runtime call put the call's line past the end of the \\n-counted lines."""
+    from hipport.engine import translate_source
+    from hipport.target import Target
+
+    src = b"#include <cuda_runtime.h>\nint a;\r__global__ void k() { cudaDeviceSynchronize(); }"
+    result = translate_source(src, "a.cu", Target())  # raised IndexError
+    assert result.error is None
+    assert "HIP111" in {f.code for f in result.findings}

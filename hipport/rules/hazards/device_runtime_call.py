@@ -21,8 +21,14 @@ def check(v: CodeIndex) -> list[Finding]:
     dead = branches(ctx)
     starts = [v.toks[b.open].start for b in v.bodies]
     out: list[Finding] = []
+    # a use's location is its token's (lines as clang counts them: a lone \r breaks one too),
+    # so its offset comes from the token, not from line_starts (which counts \n only)
+    names = {u.api for u in calls}
+    offset_of = {(t.line, t.column): t.start for t in ctx.tokens if t.text in names}
     for use in calls:
-        start = ctx.line_starts[use.location.line - 1] + use.location.column - 1
+        start = offset_of.get((use.location.line, use.location.column))
+        if start is None:
+            continue
         i = bisect_right(starts, start) - 1
         if i < 0 or dead.is_dead(start):
             continue
