@@ -97,7 +97,6 @@ def check(
     from dataclasses import replace
 
     from hipport.cli import output as out
-    from hipport.report import load_rules
     from hipport.report.model import build_report
 
     targets = out.destinations(fmt, output, values.pop("extra_reports"))
@@ -116,7 +115,6 @@ def check(
     fail_on = fail_on or config.get("fail-on") or "error"
     if fail_on not in FAIL_LEVELS:
         raise click.UsageError(f"fail-on must be one of {', '.join(FAIL_LEVELS)}, not {fail_on!r}")
-    load_rules()
     baseline = load_baseline(baseline_file, no_baseline, config)
     if from_stdin:
         target = run_options(values, config).target
@@ -154,11 +152,9 @@ def check(
 def baseline(paths: tuple[Path, ...], baseline_file: Path | None, **values: Any) -> None:
     """Record the current findings in a baseline, so `check` fails only on new ones."""
     from hipport.baseline import BASELINE_NAME, Baseline
-    from hipport.report import load_rules
     from hipport.report.model import build_report
 
     config = _load_config(paths)
-    load_rules()
     summary = _run(paths, config, values)
     report = build_report(
         summary, summary.target, root=str(config.root), selection=selection(config, (), ())
@@ -183,10 +179,8 @@ def rule(code: str | None, show_all: bool, fmt: str) -> None:
     """Explain a rule (by code, e.g. HIP001, or name, e.g. unsupported-api): what it finds,
     why it matters, an example and how to fix it."""
     from hipport.findings import RULES, rule_by_code_or_name
-    from hipport.report import load_rules
     from hipport.report.model import rule_dict
 
-    load_rules()
     if show_all == bool(code):
         raise click.UsageError("give a rule CODE or --all")
     if show_all:

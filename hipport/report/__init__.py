@@ -59,8 +59,3 @@ def render(report, fmt: str, options: RenderOptions | None = None) -> str:  # no
     if fmt == "html":  # the HTML report takes the report alone
         return module.render(report)
     return module.render(report, options or RenderOptions())
-
-
-def load_rules() -> None:
-    """Nothing to load: every rule is in the static catalogue (hipport.catalogue), which
-    hipport.findings imports. Kept so that callers need not change."""

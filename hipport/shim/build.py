@@ -44,7 +44,6 @@ def generate(request: ShimRequest) -> ShimResult:
     from importlib.metadata import version
 
     from hipport.policy import exit_code
-    from hipport.report import load_rules
     from hipport.report.model import build_report
     from hipport.runner import run_paths
     from hipport.tables import load_tables
@@ -62,7 +61,6 @@ def generate(request: ShimRequest) -> ShimResult:
         banner = files[next(iter(files))].split(b"\n", 2)
         files[CMAKE_FILE] = cmake_module(b"\n".join(banner[:2]).decode("utf-8") + "\n")
         files = dict(sorted(files.items()))
-    load_rules()
     report = build_report(
         summary,
         summary.target,
