@@ -49,9 +49,9 @@ CASES = [
     (
         "HIP003",
         "a.cu",
-        HEAD + "void f(){ cublasSgemm_64(h); }\n",
-        HEAD + "void f(){ cublasSgemm(h); }\n",
-        Target(),
+        HEAD + "void f(){ cudaMemPrefetchBatchAsync(p, s, n, l, i, c, 0, st); }\n",
+        HEAD + "void f(){ cudaMalloc(&p, n); }\n",
+        Target(rocm="7.14"),
         None,
     ),
     (

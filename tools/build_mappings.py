@@ -3,10 +3,12 @@
 
     python tools/build_mappings.py [--data ../shared/data] [--out mappings]
 
-Reads HIPIFY's per-family markdown tables, the include map and the HIP identifier scan,
-and writes one TSV per family plus includes.tsv, hipext.tsv (from tools/hipext_curated.tsv,
-versioned by the identifier scan), a copy of overrides.tsv (the reviewed corrections, kept
-by hand in tools/overrides.tsv), counts.json and NOTICE. The output is deterministic, so a
+Reads HIPIFY's newest per-family markdown tables, its October-2024 snapshot and hip-python's
+per-release identifier lists (for the older mappings), the include map and the HIP
+identifier scan, and writes one TSV per family plus history.tsv, includes.tsv, hipext.tsv
+(from tools/hipext_curated.tsv, versioned by the identifier scan), copies of the reviewed
+corrections kept by hand in tools/ (overrides.tsv, additions.tsv, include_overrides.tsv),
+counts.json and NOTICE. The output is deterministic, so a
 test can regenerate it and compare with what is committed.
 """
 
@@ -22,20 +24,36 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
-# family -> (source file, name of the alternative-library column, alternative library)
-FAMILIES: dict[str, tuple[str, str | None, str | None]] = {
-    "runtime": ("CUDA_Runtime_API_functions_supported_by_HIP.md", None, None),
-    "driver": ("CUDA_Driver_API_functions_supported_by_HIP.md", None, None),
-    "device": ("CUDA_Device_API_supported_by_HIP.md", None, None),
-    "complex": ("cuComplex_API_supported_by_HIP.md", None, None),
-    "blas": ("CUBLAS_API_supported_by_HIP_and_ROC.md", "ROC", "rocBLAS"),
-    "rand": ("CURAND_API_supported_by_HIP_and_ROC.md", "ROC", "rocRAND"),
-    "sparse": ("CUSPARSE_API_supported_by_HIP_and_ROC.md", "ROC", "rocSPARSE"),
-    "solver": ("CUSOLVER_API_supported_by_HIP_and_ROC.md", "ROC", "rocSOLVER"),
-    "fft": ("CUFFT_API_supported_by_HIP.md", None, None),
-    "dnn": ("CUDNN_API_supported_by_HIP_and_MIOPEN.md", "MIOPEN", "MIOpen"),
-    "cub": ("CUB_API_supported_by_HIP.md", None, None),
-    "rtc": ("CUDA_RTC_API_supported_by_HIP.md", None, None),
+# family -> (source file, alternative (ROC-side) library). The `_HIP_and_ROC` files are the
+# authority where they exist; cuDNN is published for MIOpen only (its one name column is the
+# ROC side, there is no hip* wrapper).
+FAMILIES: dict[str, tuple[str, str | None]] = {
+    "runtime": ("CUDA_Runtime_API_functions_supported_by_HIP.md", None),
+    "driver": ("CUDA_Driver_API_functions_supported_by_HIP.md", None),
+    "device": ("CUDA_Device_API_supported_by_HIP.md", None),
+    "complex": ("cuComplex_API_supported_by_HIP.md", None),
+    "blas": ("CUBLAS_API_supported_by_HIP_and_ROC.md", "rocBLAS"),
+    "rand": ("CURAND_API_supported_by_HIP_and_ROC.md", "rocRAND"),
+    "sparse": ("CUSPARSE_API_supported_by_HIP_and_ROC.md", "rocSPARSE"),
+    "solver": ("CUSOLVER_API_supported_by_HIP_and_ROC.md", "rocSOLVER"),
+    "fft": ("CUFFT_API_supported_by_HIP.md", None),
+    "dnn": ("CUDNN_API_supported_by_MIOPEN.md", "MIOpen"),
+    "cub": ("CUB_API_supported_by_HIP.md", None),
+    "rtc": ("CUDA_RTC_API_supported_by_HIP.md", None),
+    "tensor": ("CUTENSOR_API_supported_by_HIP.md", None),
+    "sparselt": ("CUSPARSELT_API_supported_by_HIP.md", None),
+    "file": ("cuFile_API_supported_by_HIP.md", None),
+}
+
+# The name columns of a table header and the prefix of the columns that follow each.
+_NAME_COLUMNS = {"CUDA": "cuda", "HIP": "hip", "ROC": "roc", "MIOPEN": "roc"}
+_LETTER_COLUMNS = {
+    "A": "added",
+    "D": "deprecated",
+    "C": "changed",
+    "R": "removed",
+    "U": "U",
+    "E": "experimental",
 }
 
 COLUMNS = [
@@ -61,10 +79,11 @@ COLUMNS = [
     "roc_removed",
     "roc_experimental",
     "unsupported",
+    "cuda_unsupported",
 ]
 
 _SECTION_RE = re.compile(r"^##\s+\*\*(?:\d+\.\s*)?(.*?)\*\*\s*$")
-_TYPE_SECTION_RE = re.compile(r"(data types|types references|device types)", re.IGNORECASE)
+_TYPE_SECTION_RE = re.compile(r"\btypes\b", re.IGNORECASE)
 _MACRO_HINT_RE = re.compile(r"(_VERSION(_\w+)?|_H_?|_SIZE|_MAX|_MIN)$")
 
 
@@ -90,10 +109,15 @@ def infer_kind(name: str, section: str) -> str:
 
 
 def _cell(text: str) -> str:
-    return text.strip().strip("`").strip()
+    """A cell's text; a cell listing several versions (`7.1.0, 7.13.0`, `11.3 11.4`) is
+    written comma-separated, without spaces."""
+    text = text.strip().strip("`").strip()
+    if re.fullmatch(r"\d+(\.\d+)*([ ,]+\d+(\.\d+)*)+", text):
+        return ",".join(re.split(r"[ ,]+", text))
+    return text
 
 
-def parse_table(path: Path, family: str, alt_col: str | None, alt_lib: str | None) -> list[dict]:
+def parse_table(path: Path, family: str, alt_lib: str | None) -> list[dict]:
     rows: list[dict] = []
     section = ""
     header: list[str] | None = None
@@ -107,51 +131,41 @@ def parse_table(path: Path, family: str, alt_col: str | None, alt_lib: str | Non
             continue
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if cells and cells[0] == "**CUDA**":
-            header = [c.strip("*") for c in cells]
+            header = _header_columns([c.strip("*") for c in cells], path.name)
             continue
         if header is None or cells[0].startswith(":-"):
             continue
-        rows.append(_row(cells, header, family, section, alt_col, alt_lib, path.name))
+        rows.append(_row(cells, header, family, section, alt_lib, path.name))
     return rows
 
 
-def _row(cells, header, family, section, alt_col, alt_lib, source) -> dict:
+def _header_columns(header: list[str], source: str) -> list[str]:
+    """`CUDA A D C R HIP A D C R [U] E [ROC A D C R [U] E]` -> our column names. A U column
+    belongs to the CUDA side whichever name group it sits in (the mapping does not hold from
+    that CUDA release); only the HIP group's is kept (the HIP view is the authority)."""
+    out: list[str] = []
+    prefix = ""
+    for cell in header:
+        if cell in _NAME_COLUMNS:
+            prefix = _NAME_COLUMNS[cell]
+            out.append(prefix)
+        elif cell in _LETTER_COLUMNS:
+            out.append(f"{prefix}_{_LETTER_COLUMNS[cell]}")
+        else:
+            raise ValueError(f"{source}: unknown header cell {cell!r}")
+    return out
+
+
+def _row(cells, header, family, section, alt_lib, source) -> dict:
     if len(cells) != len(header):
         raise ValueError(f"{source}: row has {len(cells)} cells, header {len(header)}: {cells}")
-    values = [_cell(c) for c in cells]
-    # header: CUDA A D C R HIP A D C R E [ALT A D C R E]
+    values = dict(zip(header, (_cell(c) for c in cells), strict=True))
     row = dict.fromkeys(COLUMNS, "")
-    row.update(
-        cuda=values[0],
-        family=family,
-        section=section,
-        cuda_added=values[1],
-        cuda_deprecated=values[2],
-        cuda_changed=values[3],
-        cuda_removed=values[4],
-    )
-    if header[5] == "HIP":
-        row.update(
-            hip=values[5],
-            hip_added=values[6],
-            hip_deprecated=values[7],
-            hip_changed=values[8],
-            hip_removed=values[9],
-            hip_experimental=values[10],
-        )
-        alt = values[11:] if len(values) > 11 else None
-    else:
-        alt = values[5:]
-    if alt_col and alt:
-        row.update(
-            roc=alt[0],
-            roc_library=alt_lib if alt[0] else "",
-            roc_added=alt[1],
-            roc_deprecated=alt[2],
-            roc_changed=alt[3],
-            roc_removed=alt[4],
-            roc_experimental=alt[5],
-        )
+    row.update((k, v) for k, v in values.items() if k in row)
+    row.update(family=family, section=section)
+    row["cuda_unsupported"] = values.get("hip_U", "")
+    if row["roc"]:
+        row["roc_library"] = alt_lib or ""
     row["kind"] = infer_kind(row["cuda"], section)
     row["unsupported"] = "no" if row["hip"] else "yes"
     return row
@@ -191,6 +205,114 @@ def build_hipext(data: Path) -> list[dict]:
     return out
 
 
+# The October-2024 snapshot's file for a family where the newest tables renamed it.
+HISTORY_FILES = {"dnn": "CUDNN_API_supported_by_HIP_and_MIOPEN.md"}
+HISTORY_COLUMNS = [
+    "cuda",
+    "family",
+    "hip",
+    "hip_added",
+    "hip_experimental",
+    "hip_until",
+    "evidence",
+]
+
+
+def _first_rows(rows: list[dict]) -> dict[str, dict]:
+    out: dict[str, dict] = {}
+    for row in rows:
+        out.setdefault(row["cuda"], row)
+    return out
+
+
+def _newest(cell: str) -> str:
+    """The newest version a cell lists (`7.1.0,7.13.0` -> `7.13.0`)."""
+    return max(cell.split(","), key=_version_key) if cell else ""
+
+
+def _version_key(text: str) -> tuple[int, ...]:
+    parts = [int(p) for p in text.split(".")]
+    while len(parts) > 1 and parts[-1] == 0:
+        parts.pop()
+    return tuple(parts)
+
+
+class HipPython:
+    """Which sampled ROCm releases declare each identifier (../shared/data/hip-python)."""
+
+    def __init__(self, data: Path) -> None:
+        rows = read_tsv(data / "hip-python" / "hip-identifiers-6.2-to-7.2.tsv")
+        self.releases = sorted(
+            {v for r in rows for v in r["present_in"].split(",")}, key=_version_key
+        )
+        self.seen = {r["identifier"]: r["present_in"].split(",") for r in rows}
+
+    def gone_in(self, name: str) -> str | None:
+        """The release line (X.Y.0) by which hip-python stopped declaring `name`, if it did."""
+        present = self.seen.get(name)
+        if not present or present[-1] == self.releases[-1]:
+            return None
+        following = self.releases[self.releases.index(present[-1]) + 1]
+        major, minor = following.split(".")[:2]
+        return f"{major}.{minor}.0"
+
+
+def _switch(old: dict, new: dict, hip_python: HipPython) -> tuple[str, str] | None:
+    """From which ROCm release the newest mapping replaces the older one, and why."""
+    changed = _newest(new["hip_changed"])
+    if new["hip"] and changed and _version_key(changed) > _version_key(old["hip_added"]):
+        return changed, f"the newest table maps it to {new['hip']}, changed in {changed}"
+    if old["hip_removed"]:
+        return old["hip_removed"], f"the 2024 snapshot has {old['hip']} removed in that release"
+    gone = hip_python.gone_in(old["hip"])
+    if gone:
+        last = hip_python.seen[old["hip"]][-1]
+        return gone, f"hip-python declares {old['hip']} up to {last}, not after"
+    added = new["hip_added"]
+    if new["hip"] and added and _version_key(added) > _version_key(old["hip_added"]):
+        return added, f"{new['hip']} appears in {added} (newest table)"
+    return None
+
+
+def build_history(data: Path, newest: dict[str, list[dict]], overrides: list[dict]) -> list[dict]:
+    """Older mappings of names whose HIP counterpart changed: the October-2024 snapshot's HIP
+    name where the newest tables give another, valid from its own release until the release
+    in which the newest mapping takes over (see `_switch`). Rows of the snapshot without a HIP
+    version (hipDNN, which ROCm does not ship) give no history."""
+    hip_python = HipPython(data)
+    corrected = {(o["cuda"], o["family"]): o for o in overrides}
+    out = []
+    for family, (fname, alt_lib) in FAMILIES.items():
+        path = data / "hipify-tables-2024-10" / HISTORY_FILES.get(family, fname)
+        if not path.exists():
+            continue
+        old_rows = _first_rows(parse_table(path, family, alt_lib))
+        for row in _first_rows(newest[family]).values():
+            old = old_rows.get(row["cuda"])
+            if not old or not old["hip"] or not old["hip_added"] or old["hip"] == row["hip"]:
+                continue
+            fix = corrected.get((row["cuda"], family), {})
+            new = dict(row, hip=fix.get("hip") or row["hip"])
+            new["hip_added"] = fix.get("hip_added") or row["hip_added"]
+            switch = _switch(old, new, hip_python)
+            if switch is None:
+                continue
+            until, why = switch
+            out.append(
+                {
+                    "cuda": row["cuda"],
+                    "family": family,
+                    "hip": old["hip"],
+                    "hip_added": old["hip_added"],
+                    "hip_experimental": old["hip_experimental"],
+                    "hip_until": until,
+                    "evidence": f"HIPIFY 2024-10: {row['cuda']} -> {old['hip']} "
+                    f"(HIP {old['hip_added']}); {why}",
+                }
+            )
+    return out
+
+
 HIPEXT_COLUMNS = [
     "name",
     "kind",
@@ -203,26 +325,44 @@ HIPEXT_COLUMNS = [
 ]
 
 
+def notice_text(data: Path) -> str:
+    """HIPIFY's MIT notice (its newest tables and the October-2024 snapshot) and
+    hip-python's (the per-release identifier sets behind history.tsv)."""
+    hipify = (data / "hipify-tables" / "LICENSE.txt").read_text(encoding="utf-8")
+    readme = (data / "hip-python" / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"```\n(MIT License\n.*?)```", readme, re.S)
+    if match is None:
+        raise ValueError("hip-python/README.md: no license block")
+    return (
+        "The tables in this directory are derived from the API support tables of AMD's\n"
+        "HIPIFY project (docs/reference/tables: the 2026 tables, CUDA up to 13.2 and HIP up\n"
+        "to 7.14, and the October-2024 snapshot, CUDA up to 12.6 and HIP up to 6.3, for the\n"
+        "older mappings in history.tsv), used under this license:\n\n"
+        + hipify
+        + "\nThe release history in history.tsv and the cross-check of HIP versions also use\n"
+        "the identifier lists of AMD's hip-python and hip-python-interop bindings (ROCm\n"
+        "6.2.0, 6.3.3, 6.4.4, 7.0.2, 7.1.1 and 7.2.2), used under this license:\n\n"
+        + match.group(1)
+    )
+
+
 def build(data: Path, out: Path) -> dict[str, int]:
     out.mkdir(parents=True, exist_ok=True)
     tables = data / "hipify-tables"
     counts: dict[str, int] = {}
-    for family, (fname, alt_col, alt_lib) in FAMILIES.items():
-        rows = parse_table(tables / fname, family, alt_col, alt_lib)
+    newest: dict[str, list[dict]] = {}
+    for family, (fname, alt_lib) in FAMILIES.items():
+        rows = newest[family] = parse_table(tables / fname, family, alt_lib)
         counts[family] = len(rows)
         write_tsv(out / f"{family}.tsv", COLUMNS, rows)
+    history = build_history(data, newest, read_tsv(HERE / "overrides.tsv"))
+    write_tsv(out / "history.tsv", HISTORY_COLUMNS, history)
     includes = read_tsv(data / "cuda-include-map.tsv")
     write_tsv(out / "includes.tsv", list(includes[0].keys()), includes)
     write_tsv(out / "hipext.tsv", HIPEXT_COLUMNS, build_hipext(data))
     for name in ("overrides.tsv", "include_overrides.tsv", "additions.tsv"):
         (out / name).write_text((HERE / name).read_text(encoding="utf-8"), encoding="utf-8")
-    notice = (tables / "LICENSE.txt").read_text(encoding="utf-8")
-    (out / "NOTICE").write_text(
-        "The tables in this directory are derived from the API support tables of AMD's\n"
-        "HIPIFY project (docs/tables, snapshot of October 2024), used under this license:\n\n"
-        + notice,
-        encoding="utf-8",
-    )
+    (out / "NOTICE").write_text(notice_text(data), encoding="utf-8")
     (out / "counts.json").write_text(json.dumps(counts, indent=2) + "\n", encoding="utf-8")
     __import__("runpy").run_path(str(HERE / "build_arguments.py"))["build"](data, out)
     __import__("runpy").run_path(str(HERE / "build_gate_facts.py"))["build"](data, out)

@@ -134,11 +134,32 @@ def _memo_for(tables: Tables, target: Target) -> dict[str, Resolution] | None:
     return memo
 
 
+def in_force(tables: Tables, mapping: Mapping, rocm: Version) -> Mapping:
+    """The row as it holds for ROCm `rocm`: where history.tsv has an older HIP counterpart
+    whose window [hip_added, hip_until) holds `rocm`, that one; for a release before every
+    window, the oldest (it then reports the release that added it)."""
+    earlier = tables.history.get((mapping.cuda, mapping.family))
+    if not earlier or rocm >= earlier[-1].hip_until:
+        return mapping
+    chosen = next((e for e in earlier if rocm < e.hip_until), earlier[0])
+    return mapping._replace(
+        hip=chosen.hip,
+        hip_added=chosen.hip_added,
+        hip_deprecated=None,
+        hip_changed=None,
+        hip_removed=None,
+        hip_experimental=chosen.hip_experimental,
+        unsupported=False,
+        evidence=chosen.evidence,
+    )
+
+
 def resolve_row(tables: Tables, mapping: Mapping, target: Target) -> Resolution:
     """What happens to one table row for `target` (coverage and diff resolve rows, so that a
     name listed in two families counts in both)."""
     name = mapping.cuda
     rocm = target.rocm or tables.newest_rocm
+    mapping = in_force(tables, mapping, rocm)
     counterpart, library, (added, deprecated, removed, experimental) = _side(mapping, target)
     common = dict(
         mapping=mapping,

@@ -25,6 +25,9 @@ FAMILIES = (
     "dnn",
     "cub",
     "rtc",
+    "tensor",
+    "sparselt",
+    "file",
 )
 VERSION_COLUMNS = (
     "cuda_added",
@@ -73,14 +76,33 @@ class Mapping(NamedTuple):
     roc_removed: Version | None
     roc_experimental: Version | None
     unsupported: bool
+    # HIPIFY's U: one version = the mapping holds only for CUDA releases before it; several =
+    # it does not hold for exactly those releases (their minor releases included)
+    cuda_unsupported: tuple[Version, ...]
     condition: str | None = None  # a macro the HIP name needs (from overrides.tsv)
     evidence: str | None = None  # why an override changed this row
 
     def to_dict(self) -> dict[str, str | bool | None]:
         out: dict[str, str | bool | None] = {}
         for name, value in zip(self._fields, self, strict=True):
+            if isinstance(value, tuple):
+                value = ",".join(str(v) for v in value) or None
             out[name] = str(value) if isinstance(value, Version) else value
         return out
+
+
+class EarlierMapping(NamedTuple):
+    """An older HIP counterpart of a CUDA name (history.tsv): `cuda` maps to `hip` for
+    targets from `hip_added` up to, not including, `hip_until`, where the family table's
+    mapping takes over."""
+
+    cuda: str
+    family: str
+    hip: str
+    hip_added: Version
+    hip_experimental: Version | None
+    hip_until: Version
+    evidence: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,10 +141,24 @@ _VERSIONS: dict[str, Version | None] = {"": None}
 
 
 def _version(text: str) -> Version | None:
+    """A version cell; a cell that lists several (a `*_changed` column: `7.1.0,7.13.0`)
+    stands for the newest of them."""
     try:
         return _VERSIONS[text]
     except KeyError:
-        value = _VERSIONS[text] = Version.parse(text)
+        value = _VERSIONS[text] = max(Version.parse(t) for t in text.split(","))
+        return value
+
+
+_CUDA_SETS: dict[str, tuple[Version, ...]] = {"": ()}
+
+
+def _versions(text: str) -> tuple[Version, ...]:
+    """The `cuda_unsupported` cell: one version, or several comma-separated."""
+    try:
+        return _CUDA_SETS[text]
+    except KeyError:
+        value = _CUDA_SETS[text] = tuple(Version.parse(t) for t in text.split(","))
         return value
 
 
@@ -186,6 +222,7 @@ def _read_family(path: Path) -> list[Mapping]:
                 v(c[19]),
                 v(c[20]),
                 c[21] == "yes",
+                _versions(c[22]),
             )
         )
     return rows
@@ -216,9 +253,27 @@ def _addition(row: dict[str, str]) -> Mapping:
         None,
         None,
         not row["hip"],
+        (),
         row["condition"] or None,
         row["evidence"],
     )
+
+
+def _read_history(path: Path) -> dict[tuple[str, str], tuple[EarlierMapping, ...]]:
+    """history.tsv by (CUDA name, family), oldest mapping first."""
+    out: dict[tuple[str, str], list[EarlierMapping]] = {}
+    for r in _read_tsv(path):
+        earlier = EarlierMapping(
+            r["cuda"],
+            r["family"],
+            r["hip"],
+            Version.parse(r["hip_added"]),
+            _version(r["hip_experimental"]),
+            Version.parse(r["hip_until"]),
+            r["evidence"],
+        )
+        out.setdefault((earlier.cuda, earlier.family), []).append(earlier)
+    return {k: tuple(sorted(v, key=lambda e: e.hip_added)) for k, v in out.items()}
 
 
 class Tables:
@@ -240,6 +295,11 @@ class Tables:
             for name in (row.hip, row.roc):
                 if name:
                     self.by_hip.setdefault(name, []).append(row)
+        self.history = _read_history(directory / "history.tsv")
+        for (cuda, family), earlier in self.history.items():
+            rows = [r for r in self.by_cuda.get(cuda, ()) if r.family == family]
+            for e in earlier:
+                self.by_hip.setdefault(e.hip, []).extend(rows)
         self.includes = {
             r["cuda_header"]: IncludeMapping(
                 r["cuda_header"],
@@ -289,10 +349,12 @@ class Tables:
             override = by_key.get((row.cuda, row.family))
             if override is None:
                 continue
+            # a blank cell keeps the imported value: most overrides only add a condition
+            hip = override["hip"] or row.hip
             self.rows[i] = row._replace(
-                hip=override["hip"],
-                hip_added=Version.parse(override["hip_added"]),
-                unsupported=False,
+                hip=hip,
+                hip_added=_version(override["hip_added"]) or row.hip_added,
+                unsupported=not hip,
                 condition=override["condition"] or None,
                 evidence=override["evidence"],
             )

@@ -1,2 +1,2 @@
-#include <caffe2/core/common_gpu.h>
+#include <cufft_device.h>
 int x;

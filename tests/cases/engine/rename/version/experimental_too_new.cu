@@ -1,2 +1,2 @@
 #include <cuda_runtime.h>
-cudaGraphExecGetFlags(x, &f);
+cudaMemPrefetchBatchAsync(p, s, n, l, i, c, 0, st);

@@ -1,2 +1,2 @@
 #include <cuda_runtime.h>
-cudaLaunchAttribute attr;
+cudaDeviceMask attr;
