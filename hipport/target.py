@@ -114,3 +114,61 @@ class Target:
             f"rocm={self.rocm};cuda={self.cuda};exp={self.experimental};roc={self.roc};"
             f"ext={self.amd_ext};str={self.translate_strings};launch={self.launch_syntax}"
         )
+
+
+@dataclass(frozen=True)
+class Release:
+    """A ROCm or CUDA release the tables name (mappings/releases.tsv)."""
+
+    product: str  # "rocm" or "cuda"
+    version: Version
+    line: str  # ROCm: "production" or "preview" (AMD's technology-preview line); CUDA: "release"
+    sources: tuple[str, ...]  # which data names it: hipify, hipify-2024-10, hip-python
+
+
+@dataclass(frozen=True)
+class Landscape:
+    """The releases the tables know, per product, oldest first. Built from the data, so a
+    new table release extends it without a change here."""
+
+    rocm: tuple[Release, ...]
+    cuda: tuple[Release, ...]
+
+    def releases(self, product: str) -> tuple[Release, ...]:
+        return self.rocm if product == "rocm" else self.cuda
+
+    @property
+    def default_rocm(self) -> Version:
+        """The default target: the newest production release."""
+        return max(r.version for r in self.rocm if r.line == "production")
+
+    @property
+    def newest_cuda(self) -> Version:
+        return self.cuda[-1].version
+
+    def newest(self, product: str) -> Version:
+        return self.releases(product)[-1].version
+
+    def line_of(self, version: Version) -> str:
+        """The ROCm line a version belongs to (its X.Y line as the data classifies it)."""
+        for r in self.rocm:
+            if r.version.parts[:2] == version.parts[:2]:
+                return r.line
+        return "production"
+
+    def unknown_reason(self, product: str, version: Version) -> str | None:
+        """Why `version` is not a release the tables know, or None when it is one (any
+        patch of a known X.Y line up to the newest known release counts)."""
+        releases = self.releases(product)
+        if not releases:
+            return None
+        newest = releases[-1].version
+        name = "ROCm" if product == "rocm" else "CUDA"
+        known = f"newest known: {name} {newest}"
+        if product == "rocm" and self.default_rocm != newest:
+            known += f", newest production release: {name} {self.default_rocm}"
+        if version > newest:
+            return f"{name} {version} is newer than any release hipport's tables know ({known})"
+        if not any(r.version.parts[:2] == version.parts[:2] for r in releases):
+            return f"{name} {version} is not a release hipport's tables know ({known})"
+        return None

@@ -20,7 +20,7 @@ from tests.report_support import report_of
 HEAD = "#include <cuda_runtime.h>\n"
 SRC = (
     HEAD + "void f(){ cudaMalloc(&p, n); cudaDeviceFlushGPUDirectRDMAWrites(t, s); }\n"
-    "void g(){ cudaThreadSynchronize(); }\n"
+    "void g(){ cudaDeviceSetSharedMemConfig(c); }\n"
     "__global__ void k(int v){ v = __shfl_down_sync(m, v, 1); }\n"
 )
 
@@ -138,7 +138,7 @@ MANY_LINES = 350
 def many():
     body = "".join(
         f"__global__ void k{i}(int v){{ v = __shfl_down_sync(m, v, 1); }}\n"
-        f"void g{i}(){{ cudaThreadSynchronize(); }}\n"
+        f"void g{i}(){{ cudaDeviceSetSharedMemConfig(c); }}\n"
         f"void f{i}(){{ cudaDeviceFlushGPUDirectRDMAWrites(t, s); }}\n"
         for i in range(MANY_LINES)
     )

@@ -133,7 +133,7 @@ def test_severity_config_select_and_ignore():
 
 
 def test_fail_on_levels():
-    report = report_of({"a.cu": HEAD + "void f(){ cudaThreadSynchronize(); }\n"})  # HIP005
+    report = report_of({"a.cu": HEAD + "void f(){ cudaDeviceSetSharedMemConfig(c); }\n"})  # HIP005
     assert [f.severity.value for f in report.findings] == ["warning"]
     assert not report.fails("error") and report.fails("warning") and report.fails("note")
     assert not report.fails("never")

@@ -201,7 +201,11 @@ def test_include_overrides_carry_evidence(tables):
     for override in tables.include_overrides:
         assert override["evidence"].strip(), override
         row = tables.includes[override["cuda_header"]]
-        assert row.hip_header == override["hip_header"] and row.evidence == override["evidence"]
+        assert row.hip_header == (override["hip_header"] or row.hip_header)
+        assert row.evidence == override["evidence"]
+        assert row.hip_added == (
+            Version.parse(override["hip_added"]) if override["hip_added"] else None
+        )
 
 
 @needs_shared
@@ -393,9 +397,39 @@ def test_history_rows_come_from_the_2024_snapshot(tables):
             assert e.evidence.startswith("HIPIFY 2024-10"), e
 
 
-def test_default_target_is_the_newest_rocm(tables):
-    assert tables.newest_rocm == max(r.hip_added for r in tables.rows if r.hip_added)
+def test_default_target_is_the_newest_production_release(tables):
+    production = [r.version for r in tables.landscape.rocm if r.line == "production"]
+    preview = [r.version for r in tables.landscape.rocm if r.line == "preview"]
+    assert tables.newest_rocm == max(production) == Version.parse("7.2.2")
+    assert max(preview) == Version.parse("7.14") > tables.newest_rocm
+    assert {str(v) for v in preview} == {"7.10.0", "7.11.0", "7.12.0", "7.13.0", "7.14.0"}
     assert resolve(tables, "cudaSetValidDevices", Target()).status is Status.MAPPED
+
+
+def test_a_preview_only_api_names_the_preview_release(tables):
+    res = resolve(tables, "cudaMemPrefetchBatchAsync", Target())
+    assert res.status is Status.NEEDS_NEWER_ROCM and res.preview_only
+    assert "technology-preview" in res.reason() and "7.13.0" in res.reason()
+    res = resolve(tables, "cudaMemPrefetchBatchAsync", Target(rocm="7.12"))
+    assert res.status is Status.NEEDS_NEWER_ROCM and not res.preview_only
+
+
+@needs_shared
+def test_releases_come_from_the_data(tables):
+    """Every HIP version of a family table is a known ROCm release, every CUDA version of a
+    toolkit family a known CUDA release; hip-python's sampled releases are ROCm releases."""
+    from tools.build_mappings import OWN_VERSIONS
+
+    rocm = {r.version for r in tables.landscape.rocm}
+    cuda = {r.version for r in tables.landscape.cuda}
+    for row in tables.rows:
+        assert {row.hip_added, row.hip_removed, row.hip_experimental} - {None} <= rocm, row
+        if row.family not in OWN_VERSIONS:
+            assert {row.cuda_added, row.cuda_removed} - {None} <= cuda, row
+            assert set(row.cuda_unsupported) <= cuda, row
+    sampled = (SHARED_DATA / "hip-python" / "sources.tsv").read_text()
+    for version in ("6.2.0", "6.3.3", "6.4.4", "7.0.2", "7.1.1", "7.2.2"):
+        assert version in sampled and Version.parse(version) in rocm
 
 
 def test_tables_load_once_per_process():
@@ -545,6 +579,98 @@ def test_cli_rejects_bad_version(hipport_cmd, subprocess_env):
     assert proc.returncode == 2 and "not a version" in proc.stderr
 
 
+def test_cli_releases(hipport_cmd, subprocess_env, tables):
+    inproc, proc = _both(["tables", "releases", "--format", "json"], hipport_cmd, subprocess_env)
+    data = json.loads(proc.stdout)
+    assert json.loads(inproc.output) == data
+    assert data["default_rocm"] == "7.2.2"
+    lines = {r["version"]: r["line"] for r in data["rocm"]}
+    assert lines["7.2.2"] == lines["7.0.0"] == lines["6.4.0"] == "production"
+    assert lines["7.10.0"] == lines["7.14.0"] == "preview"
+    assert [r["version"] for r in data["rocm"]] == [str(r.version) for r in tables.landscape.rocm]
+    assert {"12.8", "13.0", "13.2"} <= {r["version"] for r in data["cuda"]}
+    text = subprocess.run(
+        [*hipport_cmd, "tables", "releases"], capture_output=True, text=True, env=subprocess_env
+    )
+    assert "7.2.2    production" in text.stdout and "(default target)" in text.stdout
+    assert "7.13.0   preview" in text.stdout
+
+
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["--rocm", "9.9"], ["ROCm 9.9 is newer than any release", "ROCm 7.14.0", "7.2.2"]),
+        (["--rocm", "6.10"], ["ROCm 6.10 is not a release", "ROCm 7.14.0"]),
+        (["--cuda", "14.0"], ["CUDA 14.0 is newer than any release", "CUDA 13.3"]),
+    ],
+)
+def test_unknown_releases_warn_and_the_run_goes_on(args, words, hipport_cmd, subprocess_env):
+    proc = subprocess.run(
+        [*hipport_cmd, "tables", "coverage", *args, "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=subprocess_env,
+    )
+    assert proc.returncode == 0 and json.loads(proc.stdout)
+    assert proc.stderr.startswith("hipport: warning:"), proc.stderr
+    for word in words:
+        assert word in proc.stderr, proc.stderr
+
+
+def test_known_releases_do_not_warn(hipport_cmd, subprocess_env):
+    for args in (["--rocm", "7.2"], ["--rocm", "6.4.3"], ["--rocm", "7.13"], ["--cuda", "12.8"]):
+        proc = subprocess.run(
+            [*hipport_cmd, "tables", "coverage", *args, "--format", "json"],
+            capture_output=True,
+            text=True,
+            env=subprocess_env,
+        )
+        assert proc.returncode == 0 and proc.stderr == "", (args, proc.stderr)
+
+
+def test_a_configured_rocm_pins_the_target(tmp_path, hipport_cmd, subprocess_env):
+    (tmp_path / "pyproject.toml").write_text('[tool.hipport]\nrocm = "6.4"\n')
+    (tmp_path / "a.cu").write_text(
+        "#include <cublas_v2.h>\nvoid f(cublasHandle_t h){ cublasCreate_v2(&h); }\n"
+    )
+    proc = subprocess.run(
+        [*hipport_cmd, "check", ".", "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=subprocess_env,
+        cwd=tmp_path,
+    )
+    assert json.loads(proc.stdout)["rocm"]["target"] == "6.4"
+    proc = subprocess.run(
+        [*hipport_cmd, "check", ".", "--format", "json", "--rocm", "7.1"],
+        capture_output=True,
+        text=True,
+        env=subprocess_env,
+        cwd=tmp_path,
+    )
+    assert json.loads(proc.stdout)["rocm"]["target"] == "7.1"
+
+
+def test_the_default_target_is_in_the_reports(tmp_path, hipport_cmd, subprocess_env):
+    (tmp_path / "a.cu").write_text("#include <cuda_runtime.h>\nvoid f(){ cudaFree(0); }\n")
+    proc = subprocess.run(
+        [*hipport_cmd, "check", "a.cu", "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=subprocess_env,
+        cwd=tmp_path,
+    )
+    assert json.loads(proc.stdout)["rocm"]["target"] == "7.2.2"
+    proc = subprocess.run(
+        [*hipport_cmd, "check", "a.cu"],
+        capture_output=True,
+        text=True,
+        env=subprocess_env,
+        cwd=tmp_path,
+    )
+    assert re.search(r"^target ROCm +7\.2\.2$", proc.stdout, re.M), proc.stdout
+
+
 @pytest.mark.slow
 def test_wheel_installs_and_runs(tmp_path):
     """`pip install .` (not editable) gives a working hipport with its tables."""
@@ -580,3 +706,44 @@ def test_wheel_installs_and_runs(tmp_path):
         cwd=tmp_path,
     ).stdout
     assert str(venv) in files  # the packaged copy, not this checkout
+
+
+# --- the include map and the project's own headers ------------------------------------------
+
+SAMPLE = (
+    b'#include "helper_cuda.h"\n#include <helper_math.h>\n'
+    b"__global__ void k(float* p) { p[0] = 1.0f; }\n"
+)
+
+
+def _translate_tree(tmp_path: Path, files: dict[str, bytes], hipport_cmd, env) -> dict[str, bytes]:
+    src = tmp_path / "src"
+    for name, data in files.items():
+        (src / name).parent.mkdir(parents=True, exist_ok=True)
+        (src / name).write_bytes(data)
+    out = tmp_path / "out"
+    proc = subprocess.run(
+        [*hipport_cmd, "translate", str(src), "-o", str(out), "-q"],
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def test_sample_headers_are_remapped_when_the_project_lacks_them(
+    tmp_path, hipport_cmd, subprocess_env
+):
+    out = _translate_tree(tmp_path, {"a.cu": SAMPLE}, hipport_cmd, subprocess_env)
+    assert b'#include "hip/hip_runtime_api.h"' in out["a.cu"]
+    assert b"#include <hip/hip_vector_types.h>" in out["a.cu"]
+
+
+def test_a_project_helper_header_is_its_own(tmp_path, hipport_cmd, subprocess_env):
+    helper = b"#pragma once\n#include <cstdio>\n#define checkCudaErrors(x) (x)\n"
+    files = {"a.cu": SAMPLE, "common/helper_cuda.h": helper, "common/helper_math.h": helper}
+    out = _translate_tree(tmp_path, files, hipport_cmd, subprocess_env)
+    assert b'#include "helper_cuda.h"' in out["a.cu"]
+    assert b"#include <helper_math.h>" in out["a.cu"]
+    assert out["common/helper_cuda.h"] == helper

@@ -45,6 +45,10 @@ FAMILIES: dict[str, tuple[str, str | None]] = {
     "file": ("cuFile_API_supported_by_HIP.md", None),
 }
 
+# Families whose CUDA-side versions are the library's own (cuDNN 9.x, cuTENSOR 2.x, ...), not
+# CUDA toolkit releases.
+OWN_VERSIONS = frozenset({"dnn", "tensor", "sparselt", "file"})
+
 # The name columns of a table header and the prefix of the columns that follow each.
 _NAME_COLUMNS = {"CUDA": "cuda", "HIP": "hip", "ROC": "roc", "MIOPEN": "roc"}
 _LETTER_COLUMNS = {
@@ -313,6 +317,74 @@ def build_history(data: Path, newest: dict[str, list[dict]], overrides: list[dic
     return out
 
 
+RELEASE_COLUMNS = ["product", "version", "line", "sources"]
+_HIP_VERSION_COLUMNS = (
+    "hip_added",
+    "hip_deprecated",
+    "hip_changed",
+    "hip_removed",
+    "hip_experimental",
+    "roc_added",
+    "roc_deprecated",
+    "roc_changed",
+    "roc_removed",
+    "roc_experimental",
+)
+_CUDA_VERSION_COLUMNS = (
+    "cuda_added",
+    "cuda_deprecated",
+    "cuda_changed",
+    "cuda_removed",
+    "cuda_unsupported",
+)
+
+
+def _release_line(product: str, version: str, lines: list[dict]) -> str:
+    """`production`/`preview` for a ROCm release (tools/release_lines.tsv), `release` for CUDA."""
+    major, minor = (int(p) for p in (version.split(".") + ["0"])[:2])
+    for rule in lines:
+        if (
+            rule["product"] == product
+            and int(rule["major"]) == major
+            and int(rule["minor_from"]) <= minor <= int(rule["minor_to"])
+        ):
+            return rule["line"]
+    return "production" if product == "rocm" else "release"
+
+
+def build_releases(data: Path, newest: dict[str, list[dict]], history: list[dict]) -> list[dict]:
+    """Every ROCm and CUDA release the data names: ROCm releases from the HIP/ROC version
+    columns, history.tsv and hip-python's sampled releases; CUDA releases from the CUDA
+    version columns of the toolkit families (cuDNN, cuTENSOR, ... have versions of their own)."""
+    sources: dict[tuple[str, str], set[str]] = {}
+
+    def note(product: str, cell: str, source: str) -> None:
+        for version in filter(None, cell.split(",")):
+            sources.setdefault((product, version), set()).add(source)
+
+    for family, rows in newest.items():
+        for row in rows:
+            for column in _HIP_VERSION_COLUMNS:
+                note("rocm", row[column], "hipify")
+            if family not in OWN_VERSIONS:
+                for column in _CUDA_VERSION_COLUMNS:
+                    note("cuda", row[column], "hipify")
+    for row in history:
+        note("rocm", row["hip_added"], "hipify-2024-10")
+    for release in HipPython(data).releases:
+        note("rocm", release, "hip-python")
+    lines = read_tsv(HERE / "release_lines.tsv")
+    return [
+        {
+            "product": product,
+            "version": version,
+            "line": _release_line(product, version, lines),
+            "sources": ",".join(sorted(sources[(product, version)])),
+        }
+        for product, version in sorted(sources, key=lambda k: (k[0] != "rocm", _version_key(k[1])))
+    ]
+
+
 HIPEXT_COLUMNS = [
     "name",
     "kind",
@@ -357,6 +429,7 @@ def build(data: Path, out: Path) -> dict[str, int]:
         write_tsv(out / f"{family}.tsv", COLUMNS, rows)
     history = build_history(data, newest, read_tsv(HERE / "overrides.tsv"))
     write_tsv(out / "history.tsv", HISTORY_COLUMNS, history)
+    write_tsv(out / "releases.tsv", RELEASE_COLUMNS, build_releases(data, newest, history))
     includes = read_tsv(data / "cuda-include-map.tsv")
     write_tsv(out / "includes.tsv", list(includes[0].keys()), includes)
     write_tsv(out / "hipext.tsv", HIPEXT_COLUMNS, build_hipext(data))

@@ -25,14 +25,16 @@ TARGET_OPTIONS = [
         "rocm",
         metavar="VERSION",
         callback=_version,
-        help="ROCm/HIP release to target (default: the newest in the tables).",
+        help="ROCm/HIP release to target (default: the newest production release in the "
+        "tables; `hipport tables releases` lists them).",
     ),
     click.option(
         "--cuda",
         "cuda",
         metavar="VERSION",
         callback=_version,
-        help="CUDA release the code is written for (flags APIs deprecated or removed by then).",
+        help="CUDA release the code is written for (flags APIs deprecated or removed by then, "
+        "and mappings that do not hold for it; default: the newest in the tables).",
     ),
     click.option(
         "--experimental/--no-experimental",
@@ -82,7 +84,7 @@ def target_from(values: dict[str, Any], config: dict[str, Any] | None = None) ->
             value = config.get(key.replace("_", "-"), config.get(key))
         return default if value is None else value
 
-    return Target(
+    target = Target(
         rocm=pick("rocm", None),
         cuda=pick("cuda", None),
         experimental=bool(pick("experimental", False)),
@@ -91,3 +93,19 @@ def target_from(values: dict[str, Any], config: dict[str, Any] | None = None) ->
         translate_strings=bool(pick("translate_strings", False)),
         launch_syntax=pick("launch_syntax", "cuda"),
     )
+    warn_unknown_releases(target)
+    return target
+
+
+def warn_unknown_releases(target: Target) -> None:
+    """A --rocm/--cuda (or configured) release the tables do not know: say so on stderr and
+    go on (the lookup still compares versions)."""
+    if target.rocm is None and target.cuda is None:
+        return
+    from hipport.tables import load_tables
+
+    landscape = load_tables().landscape
+    for product, version in (("rocm", target.rocm), ("cuda", target.cuda)):
+        reason = version and landscape.unknown_reason(product, version)
+        if reason:
+            click.echo(f"hipport: warning: {reason}", err=True)

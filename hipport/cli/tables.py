@@ -145,6 +145,48 @@ def _text(value: Any) -> str:
 
 
 @tables.command()
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+def releases(fmt: str) -> None:
+    """The ROCm releases the tables know, each in its line (production, or AMD's
+    technology-preview line), the CUDA releases, and the default target (the newest
+    production ROCm release)."""
+    landscape = _load().landscape
+    data = {
+        "default_rocm": str(landscape.default_rocm),
+        "newest_cuda": str(landscape.newest_cuda),
+        "rocm": [_release_dict(r) for r in landscape.rocm],
+        "cuda": [_release_dict(r) for r in landscape.cuda],
+    }
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2))
+        return
+    for product, name in (("rocm", "ROCm"), ("cuda", "CUDA")):
+        click.echo(f"{name} releases:")
+        for r in data[product]:
+            mark = (
+                "  (default target)"
+                if product == "rocm" and r["version"] == data["default_rocm"]
+                else ""
+            )
+            click.echo(f"  {r['version']:<8} {r['line']:<11} {', '.join(r['sources'])}{mark}")
+
+
+def _release_dict(release) -> dict[str, Any]:  # noqa: ANN001 (a hipport.target.Release)
+    return {
+        "version": str(release.version),
+        "line": release.line,
+        "sources": list(release.sources),
+    }
+
+
+@tables.command()
 @target_options
 @click.option(
     "--format",

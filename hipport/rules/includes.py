@@ -133,6 +133,8 @@ class IncludesRule:
             renamed = _include_rename(inc.header, ctx.options.include_renames)
             if renamed is not None:
                 return renamed
+        elif ctx.options.include_renames.get(inc.header) == inc.header:
+            return None  # <helper_cuda.h> and the project ships its own helper_cuda.h
         mapping = ctx.tables.includes.get(inc.header)
         if mapping is None:
             kind = cuda_header_kinds().get(inc.header)
@@ -186,6 +188,25 @@ class IncludesRule:
             return None
         if ctx.target.roc and mapping.roc_header:
             return mapping.roc_header
+        rocm = ctx.target.rocm or ctx.tables.newest_rocm
+        if mapping.hip_added and rocm < mapping.hip_added:
+            findings.append(
+                _unmapped(
+                    ctx,
+                    inc,
+                    ctx.finding(
+                        UNMAPPED_INCLUDE.code,
+                        inc.start,
+                        inc.end,
+                        f"{inc.header} has no HIP counterpart in ROCm {rocm}: "
+                        f"<{mapping.hip_header}> needs ROCm {mapping.hip_added} or newer",
+                        api=inc.header,
+                        family=mapping.family,
+                        hip=mapping.hip_header,
+                    ),
+                )
+            )
+            return None
         return mapping.hip_header
 
     def _runtime_include(self, ctx: Context, headers: set[str], cuda_seen: bool) -> Edit | None:

@@ -24,12 +24,13 @@ def output_relpath(relpath: str, kind: str, rename_suffix: dict[str, str]) -> st
 
 
 def include_renames(work: list[ProjectFile], rename_suffix: dict[str, str]) -> dict[str, str]:
-    """File name -> new file name, for `#include`s of renamed files."""
+    """File name -> new file name, for `#include`s of renamed files; a header the project
+    ships under its own name (its helper_cuda.h) maps to itself, so the include map does not
+    replace it."""
     out = {}
     for f in work:
         new = renamed(f.relpath, rename_suffix)
-        if new != f.relpath:
-            out[f.relpath.rsplit("/", 1)[-1]] = new.rsplit("/", 1)[-1]
+        out[f.relpath.rsplit("/", 1)[-1]] = new.rsplit("/", 1)[-1]
     return out
 
 

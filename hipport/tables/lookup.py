@@ -34,6 +34,7 @@ class Resolution:
     removed_hip: Version | None = None
     experimental: Version | None = None
     condition: str | None = None  # a macro the HIP name needs, e.g. HIP_ENABLE_WARP_SYNC_BUILTINS
+    preview_only: bool = False  # NEEDS_NEWER_ROCM: only AMD's technology-preview line has it
     alternatives: tuple[HipExt, ...] = field(default=())
 
     @property
@@ -50,8 +51,18 @@ class Resolution:
         match self.status:
             case Status.MAPPED:
                 text = f"{self.name} -> {self.new_name}"
+            case Status.UNSUPPORTED if self.mapping and self.mapping.roc:
+                text = (
+                    f"{self.name} has no HIP counterpart "
+                    f"({self.mapping.roc_library}: {self.mapping.roc}, with --roc)"
+                )
             case Status.UNSUPPORTED:
                 text = f"{self.name} has no HIP counterpart"
+            case Status.NEEDS_NEWER_ROCM if self.preview_only:
+                text = (
+                    f"{self.name} -> {self.new_name} is only in AMD's technology-preview line "
+                    f"({rocm}), in no production release yet"
+                )
             case Status.NEEDS_NEWER_ROCM:
                 text = f"{self.name} -> {self.new_name} needs {rocm} or newer"
             case Status.EXPERIMENTAL:
@@ -180,6 +191,10 @@ def resolve_row(tables: Tables, mapping: Mapping, target: Target) -> Resolution:
         status = Status.REMOVED_HIP
     elif added and added > rocm:
         status = Status.NEEDS_NEWER_ROCM
+        landscape = tables.landscape
+        common["preview_only"] = (
+            landscape.line_of(added) == "preview" and landscape.line_of(rocm) == "production"
+        )
     elif experimental and not target.experimental:
         status = Status.EXPERIMENTAL
     else:

@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
-from hipport.target import Version
+from hipport.target import Landscape, Release, Version
 
 # The families, in the order in which a name present in several of them is resolved.
 FAMILIES = (
@@ -114,6 +114,7 @@ class IncludeMapping:
     is_main_header: bool
     unsupported: bool
     evidence: str | None = None  # set when include_overrides.tsv corrected the row
+    hip_added: Version | None = None  # first ROCm with the HIP header (include_overrides.tsv)
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +277,19 @@ def _read_history(path: Path) -> dict[tuple[str, str], tuple[EarlierMapping, ...
     return {k: tuple(sorted(v, key=lambda e: e.hip_added)) for k, v in out.items()}
 
 
+def _read_releases(path: Path) -> Landscape:
+    releases = [
+        Release(
+            r["product"], Version.parse(r["version"]), r["line"], tuple(r["sources"].split(","))
+        )
+        for r in _read_tsv(path)
+    ]
+    return Landscape(
+        tuple(sorted((r for r in releases if r.product == "rocm"), key=lambda r: r.version)),
+        tuple(sorted((r for r in releases if r.product == "cuda"), key=lambda r: r.version)),
+    )
+
+
 class Tables:
     """All tables, indexed by CUDA name, HIP name and hipExt name."""
 
@@ -316,12 +330,13 @@ class Tables:
             base = self.includes[o["cuda_header"]]
             self.includes[o["cuda_header"]] = IncludeMapping(
                 base.cuda_header,
-                o["hip_header"],
+                o["hip_header"] or base.hip_header,
                 o["roc_header"] or base.roc_header,
                 base.family,
                 base.is_main_header,
                 base.unsupported,
                 o["evidence"],
+                _version(o["hip_added"]),
             )
         self.hipext = {
             r["name"]: HipExt(
@@ -341,7 +356,9 @@ class Tables:
             for api in ext.cuda_apis:
                 self.hipext_for.setdefault(api, []).append(ext)
         self.counts: dict[str, int] = json.loads((directory / "counts.json").read_text())
-        self.newest_rocm: Version = max({r.hip_added for r in self.rows if r.hip_added})
+        self.landscape = _read_releases(directory / "releases.tsv")
+        # the default target ROCm: the newest production release (not a preview one)
+        self.newest_rocm: Version = self.landscape.default_rocm
 
     def _apply_overrides(self) -> None:
         by_key = {(o["cuda"], o["family"]): o for o in self.overrides}
