@@ -189,9 +189,12 @@ UNMAPPED_INCLUDE = RuleInfo(
     "the toolkit's header list (mappings/cuda_headers.tsv: cuda/barrier, cuda_awbarrier.h, "
     "cuda_pipeline.h, the platform-only cudla.h, ...) or from its name (cuda*, cu[A-Z]*, "
     "cub/, nvtx3/ ...); thrust/ headers are not reported (rocThrust keeps their paths). An "
-    "<angle> include outside any #if (the include guard aside) is an error: the HIP build "
-    'stops there. A "quoted" include of such a name stays a warning, because the compiler '
-    "looks beside the file first and the project may ship a header of that name.",
+    'include ("quoted" or <angle>) outside any #if (the include guard aside) is an error: '
+    "the HIP build stops there; inside an #if it is a warning. The finding is dropped, not "
+    "downgraded, when the project ships a header of that name (a project file of that name "
+    "in any directory, or at that relative path for names such as cuda/barrier): the "
+    "compiler then includes the project's own file, not NVIDIA's, so the include is not "
+    "the problem (what the project's header itself uses is checked in that file).",
     "#include <cuda_awbarrier.h>",
     "Remove the include and port the code that needs it, or guard it with "
     "#ifdef __HIP_PLATFORM_NVIDIA__.",

@@ -3,7 +3,8 @@
 One module applies, in this order, for every command (`check`, `translate --fail-on`, the
 pre-commit hook, which runs `check`):
 
-1. name filters: an unknown identifier (HIP004) the project defines in another file;
+1. project filters: an unknown identifier (HIP004) the project defines in another file, a
+   CUDA header with no HIP counterpart (HIP012) the project ships a file of;
 2. per-path ignores (`per-path-ignore` in the configuration);
 3. inline suppressions (`// hipport: ignore[...]`, with HIP201 for unused ones);
 4. `--select` / `--ignore` and the configuration's `severity` overrides (`off` silences);
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 
 FAIL_LEVELS = ("error", "warning", "note", "never")
 UNKNOWN_CODE = "HIP004"
+UNMAPPED_INCLUDE_CODE = "HIP012"
 
 
 class PolicyError(ValueError):
@@ -116,40 +118,59 @@ def is_rule_code(entry: str) -> bool:
     return entry[:3].upper() == "HIP" and entry[3:].isdigit()
 
 
-def apply_project_filters(files: Iterable[Any], names: frozenset[str], config: Config) -> None:
+def apply_project_filters(
+    files: Iterable[Any],
+    names: frozenset[str],
+    config: Config,
+    shipped: frozenset[str] = frozenset(),
+) -> None:
     """Steps 1 and 2 on the runner's FileOutcomes, in place: unknown-identifier findings for
-    names the project defines elsewhere are dropped, as are findings of codes a
-    per-path-ignore entry turns off for that path. A result left in the cache gets a loader
-    that filters it, and its cached finding counts are filtered now."""
+    names the project defines elsewhere are dropped, and unmapped-include findings for
+    headers the project ships (`shipped`: the compiler includes the project's own file, not
+    NVIDIA's), as are findings of codes a per-path-ignore entry turns off for that path. A
+    result left in the cache gets a loader that filters it, and its cached finding counts
+    are filtered now."""
     for f in files:
         if f.result is None and f.info is None:
             continue
         codes = frozenset(
             e.upper() for e in per_path_entries(f.path, f.relpath, config) if is_rule_code(e)
         )
+        moot = _Moot(names, shipped, codes)
         if f.result is None:
             f.codes = Counter()
             for code, api, n in f.info.codes:
-                if not (code == UNKNOWN_CODE and api in names) and code not in codes:
+                if not moot(code, api):
                     f.codes[code] += n
             if f.loader is not None:
-                f.loader = _filtering(f.loader, names, codes)
+                f.loader = _filtering(f.loader, moot)
             continue
-        f.result = _filtered(f.result, names, codes)
+        f.result = _filtered(f.result, moot)
 
 
-def _filtered(
-    result: TranslationResult, names: frozenset[str], codes: frozenset[str]
-) -> TranslationResult:
+@dataclass(frozen=True)
+class _Moot:
+    """Which findings the project makes moot (steps 1 and 2 for one file)."""
+
+    names: frozenset[str]  # the project defines them
+    shipped: frozenset[str]  # the project ships a header of that name
+    codes: frozenset[str]  # per-path-ignore turns them off
+
+    def __call__(self, code: str, api: str | None) -> bool:
+        return (
+            code in self.codes
+            or (code == UNKNOWN_CODE and api in self.names)
+            or (code == UNMAPPED_INCLUDE_CODE and api in self.shipped)
+        )
+
+
+def _filtered(result: TranslationResult, moot: _Moot) -> TranslationResult:
     from hipport.tables import Status  # not at import: `hipport CMD --help` stays light
 
-    kept = [
-        x
-        for x in result.findings
-        if not (x.code == UNKNOWN_CODE and x.api in names) and x.code not in codes
-    ]
+    kept = [x for x in result.findings if not moot(x.code, x.api)]
     if len(kept) == len(result.findings):
         return result
+    names = moot.names
     return replace(
         result,
         findings=kept,
@@ -158,11 +179,11 @@ def _filtered(
 
 
 def _filtering(
-    loader: Callable[[], TranslationResult | None], names: frozenset[str], codes: frozenset[str]
+    loader: Callable[[], TranslationResult | None], moot: _Moot
 ) -> Callable[[], TranslationResult | None]:
     def load() -> TranslationResult | None:
         result = loader()
-        return _filtered(result, names, codes) if result is not None else None
+        return _filtered(result, moot) if result is not None else None
 
     return load
 

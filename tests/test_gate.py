@@ -315,12 +315,82 @@ def test_severity_defaults() -> None:
 def test_toolkit_headers_without_counterpart() -> None:
     src = HEAD + (
         "#include <cuda_pipeline.h>\n"  # in NVIDIA's list, not in the include map: error
-        '#include "cuda_awbarrier.h"\n'  # quoted: the project may ship one: warning
+        '#include "cuda_awbarrier.h"\n'  # quoted: an error too (the run drops it if shipped)
         "#include <thrust/device_vector.h>\n"  # rocThrust keeps the path: silent
         "#ifdef USE_DLA\n#include <cudla.h>\n#endif\n"  # conditional: warning
+        '#ifdef USE_BAR\n#include "cuda/barrier"\n#endif\n'  # conditional, quoted: warning
     )
     got = {(line, s) for c, s, line in found(src) if c == "HIP012"}
-    assert got == {(2, "error"), (3, "warning"), (6, "warning")}, got
+    assert got == {(2, "error"), (3, "error"), (6, "warning"), (9, "warning")}, got
+
+
+# the project's own header of a CUDA header's name: the run drops HIP012 (real CLI)
+
+SHIPPED_USER = (
+    "#include <cuda_runtime.h>\n"
+    '#include "cuda_awbarrier.h"\n'
+    "#include <cuda_pipeline.h>\n"
+    "#include <cuda/barrier>\n"
+    "__global__ void k(int *p) { p[0] = 1; }\n"
+)
+
+
+def _check_hip012(root: Path, cmd: list[str], env: dict[str, str], *args: str) -> tuple:
+    import json
+
+    proc = subprocess.run(
+        [*cmd, "check", *args, "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=root,
+        timeout=120,
+    )
+    data = json.loads(proc.stdout)
+    got = sorted(
+        (f["location"]["line"], f["severity"]) for f in data["findings"] if f["code"] == "HIP012"
+    )
+    return proc.returncode, got
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    (root / ".hipport.toml").write_text("")
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+def test_cuda_headers_the_project_does_not_ship_are_errors(
+    tmp_path: Path, hipport_cmd: list[str], subprocess_env: dict[str, str]
+) -> None:
+    root = _tree(tmp_path, {"src/a.cu": SHIPPED_USER, "src/barrier": "#pragma once\n"})
+    # a file named barrier outside any cuda/ directory is not <cuda/barrier>
+    code, got = _check_hip012(root, hipport_cmd, subprocess_env, ".", "--no-cache")
+    assert code == 1
+    assert got == [(2, "error"), (3, "error"), (4, "error")], got
+
+
+def test_headers_the_project_ships_are_not_reported(
+    tmp_path: Path, hipport_cmd: list[str], subprocess_env: dict[str, str]
+) -> None:
+    root = _tree(
+        tmp_path,
+        {
+            "src/a.cu": SHIPPED_USER,
+            "src/b.cu": SHIPPED_USER.replace('"cuda_awbarrier.h"', "<cuda_awbarrier.h>"),
+            "third_party/cuda_awbarrier.h": "#pragma once\n",  # another directory
+            "include/util.h": "#pragma once\n",
+            "include/cuda/barrier": "#pragma once\n",  # at that relative path, no suffix
+        },
+    )
+    code, got = _check_hip012(root, hipport_cmd, subprocess_env, ".", "--no-cache")
+    assert code == 1  # <cuda_pipeline.h> is still NVIDIA's, in both files
+    assert got == [(3, "error"), (3, "error")], got
+    # a run on one file (pre-commit) knows the project's files from the cached index
+    env = {**subprocess_env, "HIPPORT_CACHE_DIR": str(tmp_path / "cache")}
+    assert _check_hip012(root, hipport_cmd, env, ".")[1] == got
+    assert _check_hip012(root, hipport_cmd, env, "src/b.cu")[1] == [(3, "error")]
 
 
 def test_a_condition_on_many_nvcc_macros_is_bounded() -> None:

@@ -226,6 +226,7 @@ def stdin_result(path: Path, data: bytes, root: Path, config: Any, target: Any) 
     from hipport.engine import EngineOptions, TranslationResult, translate_source
     from hipport.policy import apply_project_filters
     from hipport.runner import FileOutcome
+    from hipport.runner.project_names import shipped_headers
 
     try:
         relpath = path.relative_to(Path(os.path.abspath(root))).as_posix()
@@ -242,5 +243,6 @@ def stdin_result(path: Path, data: bytes, root: Path, config: Any, target: Any) 
     names = frozenset(n for _, _, defined in index.values() for n in defined)
     outcome = FileOutcome(path, relpath, "source", "changed" if result.changed else "unchanged")
     outcome.result = result
-    apply_project_filters([outcome], names | result.defined_names, config)
+    shipped = shipped_headers(config.root, [outcome], frozenset(index) | {relpath})
+    apply_project_filters([outcome], names | result.defined_names, config, shipped)
     return outcome.result

@@ -141,16 +141,20 @@ class IncludesRule:
             if kind in _KEPT_BY_ROCM:
                 return None
             if inc.quoted and kind is not None:
-                # "name.h" is searched beside the file first: the project may ship its own
+                # the project may ship a header of that name: the engine sees one file, so
+                # the run's project filter (hipport.policy) drops the finding then
                 findings.append(
-                    ctx.finding(
-                        UNMAPPED_INCLUDE.code,
-                        inc.start,
-                        inc.end,
-                        f'"{inc.header}" is the name of a CUDA header ({kind}) with no HIP '
-                        "counterpart: the HIP build stops here unless the project ships a "
-                        "header of that name",
-                        api=inc.header,
+                    _unmapped(
+                        ctx,
+                        inc,
+                        ctx.finding(
+                            UNMAPPED_INCLUDE.code,
+                            inc.start,
+                            inc.end,
+                            f'"{inc.header}" is the name of a CUDA header ({kind}) with no '
+                            "HIP counterpart, and the project ships no header of that name",
+                            api=inc.header,
+                        ),
                     )
                 )
             elif not inc.quoted and (kind is not None or _CUDA_LOOKING.match(inc.header)):

@@ -15,6 +15,10 @@ from hipport.tables import Status
 from hipport.target import Target, Version
 
 UNKNOWN_CODE = "HIP004"
+UNMAPPED_INCLUDE_CODE = "HIP012"
+# findings whose api the project-wide filters read (a name the project defines, a header
+# the project ships): a cached summary keeps it for these codes
+API_KEYED_CODES = frozenset({UNKNOWN_CODE, UNMAPPED_INCLUDE_CODE})
 
 
 class FileKind(StrEnum):
@@ -66,7 +70,7 @@ class FileInfo:
     changed: bool
     out_size: int
     out_digest: str
-    codes: tuple[tuple[str, str | None, int], ...]  # (code, api if HIP004, count)
+    codes: tuple[tuple[str, str | None, int], ...]  # (code, api if API_KEYED_CODES, count)
     renamed: tuple[tuple[str, int], ...]  # family -> renamed uses
     min_rocm: Version | None
     deciders: frozenset[str]
@@ -81,7 +85,7 @@ def _renamed_uses(uses: Iterable[Use]) -> Iterator[str]:
 
 
 def file_info(result: TranslationResult, digest: str, out_digest: str) -> FileInfo:
-    codes = Counter((f.code, f.api if f.code == UNKNOWN_CODE else None) for f in result.findings)
+    codes = Counter((f.code, f.api if f.code in API_KEYED_CODES else None) for f in result.findings)
     best, deciders = oldest_rocm(rocm_needs(result.uses))
     return FileInfo(
         result.changed,

@@ -1,21 +1,31 @@
-"""The names a project defines: this run's files plus the cached project index, so a run
-on one file (pre-commit) knows them too. hipport.policy drops the unknown-identifier
-findings (HIP004) they make moot."""
+"""What the project defines and ships: the names its files define and the files it has,
+from this run's files plus the cached project index, so a run on one file (pre-commit)
+knows them too. hipport.policy drops the findings they make moot: unknown identifiers
+(HIP004) the project defines, CUDA headers (HIP012) the project ships a file of."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from hipport.config import Config
-from hipport.runner.outcome import FileOutcome
+from hipport.runner.outcome import UNMAPPED_INCLUDE_CODE, FileOutcome
 
 
-def project_names(
+@dataclass(frozen=True)
+class ProjectIndex:
+    names: frozenset[str]  # names the project defines anywhere
+    files: frozenset[str]  # the project's files, relative to its root (posix)
+
+
+def project_index(
     config: Config, outcomes: dict[str, FileOutcome], use_cache: bool
-) -> frozenset[str]:
-    """Names the project defines anywhere: this run's files, plus the cached index of the
-    rest of the project (so a run on one file, as in pre-commit, sees them too)."""
+) -> ProjectIndex:
+    """Names the project defines and files it has anywhere: this run's files, plus the
+    cached index of the rest of the project (so a run on one file, as in pre-commit, sees
+    them too)."""
     from hipport import cache as cache_mod
 
     index = cache_mod.load_index(config.root) if use_cache else {}
@@ -47,7 +57,54 @@ def project_names(
     names: set[str] = set()
     for _, _, defined in index.values():
         names |= defined
-    return frozenset(names)
+    files = set(index)
+    files.update(_index_key(o.path, config.root, root_abs) for o in outcomes.values())
+    return ProjectIndex(frozenset(names), frozenset(files))
+
+
+def project_names(
+    config: Config, outcomes: dict[str, FileOutcome], use_cache: bool
+) -> frozenset[str]:
+    """Names the project defines anywhere (see project_index)."""
+    return project_index(config, outcomes, use_cache).names
+
+
+def shipped_headers(
+    root: Path, outcomes: Iterable[FileOutcome], files: frozenset[str]
+) -> frozenset[str]:
+    """The CUDA header names of this run's unmapped-include findings (HIP012) that the
+    project ships a file of: a project file of that name in any directory
+    (`cuda_awbarrier.h`), or at that relative path (`cuda/barrier` as `.../cuda/barrier`);
+    a file the walk does not list (no source suffix, as `cuda/barrier`) counts when it is
+    there under the project root or a directory of a project file."""
+    wanted = {header for outcome in outcomes for header in _unmapped_headers(outcome)}
+    unlisted = sorted(h for h in wanted if not _listed(h, files))
+    if not unlisted:
+        return frozenset(wanted)
+    root = Path(os.path.abspath(root))
+    dirs = [root, *sorted({(root / f).parent for f in files} - {root})]
+    return frozenset(h for h in wanted if h not in unlisted or _on_disk(h, dirs))
+
+
+def _unmapped_headers(outcome: FileOutcome) -> set[str]:
+    if outcome.result is not None:
+        found = ((f.code, f.api) for f in outcome.result.findings)
+    elif outcome.info is not None:
+        found = ((code, api) for code, api, _ in outcome.info.codes)
+    else:
+        return set()
+    return {api for code, api in found if code == UNMAPPED_INCLUDE_CODE and api}
+
+
+def _listed(header: str, files: frozenset[str]) -> bool:
+    tail = "/" + header
+    return header in files or any(f.endswith(tail) for f in files)
+
+
+def _on_disk(header: str, directories: list[Path]) -> bool:
+    if os.path.isabs(header):
+        return False  # an absolute include names no file of the project
+    return any(os.path.isfile(d / header) for d in directories)
 
 
 def _stat(path: Path) -> os.stat_result | None:

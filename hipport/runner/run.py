@@ -20,7 +20,7 @@ from hipport.runner.compile_db import load_compile_commands
 from hipport.runner.outcome import FileKind, FileOutcome, FileStatus, RunSummary, outcome_of
 from hipport.runner.per_path import apply_config_patterns, per_file_options
 from hipport.runner.pool import WorkerSetup, WorkItem
-from hipport.runner.project_names import project_names
+from hipport.runner.project_names import project_index, shipped_headers
 from hipport.runner.renames import follow_renames_in_cmake, include_renames, output_relpath
 from hipport.target import Target
 
@@ -164,12 +164,14 @@ def run_paths(
                 f.path, f.relpath, FileKind.OTHER, FileStatus.COPIED, out_relpath=f.relpath
             )
     follow_renames_in_cmake(outcomes)
-    names = project_names(config, outcomes, opts.use_cache)
+    index = project_index(config, outcomes, opts.use_cache)
+    names = index.names
     files = [outcomes[f.relpath] for f in found]
     skipped = _unreadable(discovery.skipped, discovery.base, opts.suffixes, files)
     if not opts.allow_empty and not any(f.kind != FileKind.OTHER for f in files):
         raise EmptyRun(paths, discovery.skipped)
-    apply_project_filters(files, names, config)
+    shipped = shipped_headers(config.root, files, index.files)
+    apply_project_filters(files, names, config, shipped)
     if manifest is not None:
         try:
             manifest.save()
