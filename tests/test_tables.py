@@ -747,3 +747,37 @@ def test_a_project_helper_header_is_its_own(tmp_path, hipport_cmd, subprocess_en
     assert b'#include "helper_cuda.h"' in out["a.cu"]
     assert b"#include <helper_math.h>" in out["a.cu"]
     assert out["common/helper_cuda.h"] == helper
+
+
+# --- the cross-check with hip-python ------------------------------------------------------------
+
+
+@needs_shared
+def test_every_hip_python_disagreement_is_reviewed(tables):
+    """Every disagreement between the tables' HIP versions and the releases hip-python declares
+    a name in is resolved in tools/hip_python_review.tsv, and no review row is stale."""
+    from tools.crosscheck_hip_python import disagreements, review, unresolved
+
+    found = disagreements(tables, SHARED_DATA)
+    missing, stale = unresolved(found, review(ROOT / "tools" / "hip_python_review.tsv"))
+    assert not missing, missing[:20]
+    assert not stale, stale
+    assert found  # the check compares something: e.g. the hipJitOption values
+
+
+@needs_shared
+def test_the_cross_check_finds_a_wrong_spelling(tables, tmp_path):
+    """Without its override, HIPIFY's hipDeviceAttributeMaxBlocksPerMultiprocessor (HIP spells
+    it ...MultiProcessor) is a disagreement the check reports."""
+    from tools.crosscheck_hip_python import disagreements
+
+    for path in mappings_dir().iterdir():
+        shutil.copy(path, tmp_path / path.name)
+    overrides = (tmp_path / "overrides.tsv").read_text().splitlines(keepends=True)
+    kept = [line for line in overrides if "MaxBlocksPerMultiProcessor" not in line]
+    (tmp_path / "overrides.tsv").write_text("".join(kept))
+    names = {name for name, check, _ in disagreements(Tables(tmp_path), SHARED_DATA)}
+    assert "hipDeviceAttributeMaxBlocksPerMultiprocessor" in names
+    assert "hipDeviceAttributeMaxBlocksPerMultiprocessor" not in {
+        name for name, _, _ in disagreements(tables, SHARED_DATA)
+    }
