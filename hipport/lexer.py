@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gc
 import re
+import threading
 from bisect import bisect_right
 from ctypes import POINTER, byref, c_uint, cast, sizeof
 from functools import cache, partial
@@ -168,8 +169,9 @@ def lex(source: bytes, path: str = "<input>") -> list[Token]:
     if not source:
         return []
     wrapped = _wrap(source)
-    tu = _PARSER.parse(wrapped.buffer, path)
-    return _tokens(tu, wrapped, source)
+    with _PARSER.lock:  # one unit per process: one file at a time in it
+        tu = _PARSER.parse(wrapped.buffer, path)
+        return _tokens(tu, wrapped, source)
 
 
 def lex_by_full_parse(source: bytes, path: str = "<input>") -> list[Token]:
@@ -228,6 +230,7 @@ class _Parser:
 
     def __init__(self) -> None:
         self._tu: cindex.TranslationUnit | None = None
+        self.lock = threading.Lock()
 
     def parse(self, buffer: bytes, path: str) -> cindex.TranslationUnit:
         tu = self._tu

@@ -264,3 +264,14 @@ def test_fast_path_falls_back_when_the_layout_does_not_match(
     monkeypatch.setattr(lexer, "_TOKEN_WORDS", 6)
     monkeypatch.setattr(lexer, "_clang_line_starts", lambda s: [0])  # wrong lines
     assert lex(source) == expected
+
+
+def test_threads_lexing_at_once_get_their_own_tokens() -> None:
+    """The one reparsed unit is shared by the process: lexing from threads stays correct."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    sources = [f"int v{i};\ncudaFree(p{i});\n".encode() * (i + 1) for i in range(24)]
+    expected = [_fields(lex(s)) for s in sources]
+    with ThreadPoolExecutor(6) as pool:
+        got = list(pool.map(lambda s: _fields(lex(s)), sources * 4))
+    assert got == expected * 4
