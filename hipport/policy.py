@@ -262,15 +262,22 @@ class Selection:
 
     def level(self, finding: Finding) -> str | None:
         """The severity to report `finding` at, or None when it is turned off."""
-        name = RULES[finding.code].name if finding.code in RULES else None
-        level = self.severity.get(finding.code) or (self.severity.get(name) if name else None)
-        if level == "off":
+        if not self.reports(finding.code):
             return None
-        if self.select and not _matches(finding.code, name, self.select):
-            return None
-        if self.ignore and _matches(finding.code, name, self.ignore):
-            return None
-        return level or finding.severity.value
+        return self._configured(finding.code) or finding.severity.value
+
+    def reports(self, code: str) -> bool:
+        """Findings of `code` are reported: not turned off, selected and not ignored."""
+        name = RULES[code].name if code in RULES else None
+        if self._configured(code) == "off":
+            return False
+        if self.select and not _matches(code, name, self.select):
+            return False
+        return not (self.ignore and _matches(code, name, self.ignore))
+
+    def _configured(self, code: str) -> str | None:
+        name = RULES[code].name if code in RULES else None
+        return self.severity.get(code) or (self.severity.get(name) if name else None)
 
 
 def _matches(code: str, name: str | None, patterns: tuple[str, ...]) -> bool:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -628,3 +630,57 @@ def test_output_under_a_regular_file_is_a_usage_error(
     assert proc.returncode == 2
     assert "is a file, not a directory" in err(proc)
     assert blocker.read_text() == "x"
+
+
+# --- the summary counts what the findings policy keeps (check's findings) -------------------
+
+SUPPRESSED_PTX = (
+    "#include <cuda_runtime.h>\n"
+    "__global__ void k(unsigned *p, float *v) {\n"
+    "  unsigned id;\n"
+    '  asm volatile("mov.u32 %0, %%laneid;" : "=r"(id)); // hipport: ignore[HIP101]\n'
+    "  p[0] = id;\n"
+    "  v[0] = __shfl_down_sync(0xffffffff, v[0], 1);\n"
+    "}\n"
+)
+
+
+def _check_codes(hipport: Hipport, root: Path, *args: str) -> list[str]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "hipport", "check", "src", "--format", "json", *args],
+        capture_output=True,
+        env=hipport.env,
+        cwd=root,
+        timeout=120,
+    )
+    return sorted(f["code"] for f in json.loads(proc.stdout)["findings"])
+
+
+def test_summary_counts_what_check_reports(hipport: Hipport, tmp_path: Path) -> None:
+    unsuppressed = SUPPRESSED_PTX.replace(" // hipport: ignore[HIP101]", "")
+    root = make_tree(
+        tmp_path / "p",
+        {".hipport.toml": "", "src/a.cu": SUPPRESSED_PTX, "src/b.cu": unsuppressed},
+    )
+    proc = hipport("src", "-o", tmp_path / "out", cwd=root, stats=True)
+    assert proc.returncode == 0, err(proc)
+    reported = _check_codes(hipport, root)
+    assert reported.count("HIP101") == 1 and "HIP103" in reported, reported  # b.cu's
+    assert "1 suppressed or deselected" in err(proc), err(proc)
+    assert _kept(proc) == Counter(reported), err(proc)
+    # deselected (--ignore) is not counted either, in warm runs from the cache
+    reported = _check_codes(hipport, root, "--ignore", "HIP103")
+    assert "HIP103" not in reported, reported
+    for mode in (("-o", str(tmp_path / "out")), ("--diff",)):
+        proc = hipport("src", *mode, "--ignore", "HIP103", cwd=root, stats=True)
+        assert "from the cache" in err(proc) and "3 suppressed or deselected" in err(proc)
+        assert _kept(proc) == Counter(reported), err(proc)
+
+
+def _kept(proc: subprocess.CompletedProcess) -> Counter[str]:
+    """The summary's findings per kind, which its --stats-json must repeat."""
+    table = Counter(
+        {code: int(n) for code, n in re.findall(r"\b(HIP\d{3}) [a-z0-9-]+ +(\d+)", err(proc))}
+    )
+    assert table == Counter(proc.stats["findings_per_code"]), err(proc)
+    return table

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -289,7 +290,7 @@ def _translate(
     policy,
 ) -> int:  # noqa: ANN001 (click values)
     """Run, write, print; returns the exit code."""
-    from hipport.report.summary import print_summary
+    from hipport.report.summary import KeptCounts, print_summary
 
     summary = _run(paths, config, opts, progress)
     errors = _write(summary, outdir, in_place, backup)
@@ -303,14 +304,22 @@ def _translate(
         _print_stdout(summary)
     for relpath, error in errors:
         click.echo(f"hipport: {relpath}: {error}", err=True)
+    # one verdict for the summary's counts, --stats-json and --fail-on: check's for the
+    # same files (suppressions, --select/--ignore, severities and the baseline applied)
+    verdict, kept = None, None
+    if fail_on != "never":
+        verdict = _verdict(summary, config, policy)  # a bad suppression: usage error (2)
+        kept = KeptCounts.of(verdict)
+    elif not quiet or stats_json is not None:
+        kept = _summary_counts(summary, config, policy)
     if stats_json is not None:
-        _write_stats(summary, stats_json)
+        _write_stats(summary, stats_json, kept)
     if not quiet:
-        print_summary(summary, err=True)
+        print_summary(summary, err=True, kept=kept)
     code = 0
     if show_diff and pending:
         code = 1
-    if fail_on != "never" and _verdict(summary, config, policy).exit_code(fail_on):
+    if verdict is not None and fail_on != "never" and verdict.exit_code(fail_on):
         code = 1
     if errors:  # a file that could not be written: the tree is not what was asked for
         code = 1
@@ -324,10 +333,13 @@ def _pending(f) -> bool:  # noqa: ANN001 (a FileOutcome)
     return f.result.changed or bool(f.out_relpath and f.out_relpath != f.relpath)
 
 
-def _write_stats(summary, path: Path) -> None:  # noqa: ANN001
+def _write_stats(summary, path: Path, kept) -> None:  # noqa: ANN001
     import json
 
-    text = json.dumps(summary.stats(), indent=2, sort_keys=True) + "\n"
+    stats = summary.stats()
+    if kept is not None:  # the summary's counts: the findings policy's
+        stats["findings_per_code"] = dict(sorted(kept.per_code.items()))
+    text = json.dumps(stats, indent=2, sort_keys=True) + "\n"
     if str(path) == "-":
         click.echo(text, nl=False)
     else:
@@ -432,6 +444,60 @@ def _print_stdout(summary) -> None:
             out.write(f"{mark} ===== {f.out_relpath or f.relpath} =====\n".encode())
         out.write(f.result.output)
     out.flush()
+
+
+def _summary_counts(summary, config, policy):  # noqa: ANN001, ANN202
+    """The policy's counts for the summary alone (no --fail-on): a suppression that names
+    no rule does not fail the translation; the counts are then the raw ones."""
+    from hipport.policy import PolicyError
+
+    try:
+        return _policy_counts(summary, config, policy)
+    except PolicyError as exc:
+        click.echo(f"hipport: findings per kind are not filtered: {exc}", err=True)
+        return None
+
+
+@dataclass
+class _Files:
+    """Some of a run's files, as hipport.policy.judge reads a RunSummary."""
+
+    root: Path
+    files: list
+
+
+def _policy_counts(summary, config, policy):  # noqa: ANN001, ANN202
+    """What the findings policy keeps, per code. A result the run left in its cache (a
+    warm -o or --in-place run) is loaded only when the policy needs its findings: with a
+    baseline, or when its source has a `hipport:` comment; otherwise its cached codes
+    (already past the project filters) are counted as --select/--ignore/severity keep them,
+    which is what judging the loaded result would give."""
+    from hipport.policy import judge
+    from hipport.report.summary import KeptCounts
+
+    chosen, baseline_file, no_baseline = policy
+    baseline = load_baseline(baseline_file, no_baseline, config)
+    judged, counted = [], KeptCounts()
+    for f in summary.files:
+        cached = f.result is None and f.codes is not None and f.status in ("changed", "unchanged")
+        if baseline is not None or not cached or _has_suppression(f.path):
+            judged.append(f)
+            continue
+        for code, n in f.codes.items():
+            if chosen.reports(code):
+                counted.per_code[code] += n
+            else:
+                counted.silenced += n
+    verdict = judge(_Files(summary.root, judged), chosen, baseline)
+    return KeptCounts.of(verdict).add(counted)
+
+
+def _has_suppression(path: Path) -> bool:
+    """The source has a `hipport:` comment (or cannot be read: the policy then decides)."""
+    try:
+        return b"hipport:" in Path(path).read_bytes()
+    except OSError:
+        return True
 
 
 def _verdict(summary, config, policy):  # noqa: ANN001, ANN202

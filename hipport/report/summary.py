@@ -1,8 +1,11 @@
 """The closing summary of a run (`translate` prints it on stderr): files, renames per
-family, findings per rule (code and name), and the minimum ROCm the code needs."""
+family, findings per rule (code and name) as the findings policy keeps them (what `check`
+reports for the same files), and the minimum ROCm the code needs."""
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 from hipport.target import Version
@@ -36,8 +39,45 @@ def files_line(summary: Any) -> str:
     )
 
 
-def print_summary(summary: Any, err: bool = True) -> None:
-    """Print the summary of a RunSummary (on stderr unless `err` is False)."""
+@dataclass
+class KeptCounts:
+    """Findings per code as the findings policy keeps them (what `check` reports for the
+    same files), and how many it set aside."""
+
+    per_code: Counter[str] = field(default_factory=Counter)
+    silenced: int = 0  # suppressed, deselected (--select/--ignore), severity "off"
+    baselined: int = 0
+
+    @classmethod
+    def of(cls, verdict: Any) -> KeptCounts:
+        """The counts of a hipport.policy Verdict."""
+        return cls(
+            Counter(f.code for f in verdict.reported), len(verdict.silenced), len(verdict.accepted)
+        )
+
+    def add(self, other: KeptCounts) -> KeptCounts:
+        return KeptCounts(
+            self.per_code + other.per_code,
+            self.silenced + other.silenced,
+            self.baselined + other.baselined,
+        )
+
+
+def not_counted_line(kept: KeptCounts) -> str | None:
+    """What the policy set aside, so the counts add up to the run's raw findings."""
+    parts = []
+    if kept.silenced:
+        parts.append(f"{kept.silenced} suppressed or deselected")
+    if kept.baselined:
+        parts.append(f"{kept.baselined} baselined")
+    if not parts:
+        return None
+    return "findings not counted (as check): " + ", ".join(parts)
+
+
+def print_summary(summary: Any, err: bool = True, kept: KeptCounts | None = None) -> None:
+    """Print the summary of a RunSummary (on stderr unless `err` is False); the findings
+    per kind are the policy's (`kept`) when given, else the run's raw counts."""
     from rich.console import Console
     from rich.table import Table
 
@@ -49,7 +89,7 @@ def print_summary(summary: Any, err: bool = True) -> None:
     for rel, reason in summary.skipped:
         console.print(f"  {rel}: not processed: {reason}", markup=False)
     renamed = summary.renamed_per_family()
-    findings = summary.findings_per_code()
+    findings = kept.per_code if kept is not None else summary.findings_per_code()
     if renamed or findings:
         table = Table(show_header=True, box=None, pad_edge=False)
         table.add_column("renamed per family")
@@ -63,5 +103,8 @@ def print_summary(summary: Any, err: bool = True) -> None:
             b = right[i] if i < len(right) else ("", "")
             table.add_row(str(a[0]), str(a[1]), rule_label(b[0]), str(b[1]))
         console.print(table)
+    aside = not_counted_line(kept) if kept is not None else None
+    if aside:
+        console.print(aside, markup=False)
     rocm, deciders = summary.min_rocm()
     console.print(minimum_rocm_line(rocm, deciders), markup=False)
