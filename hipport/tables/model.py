@@ -420,64 +420,73 @@ def load_tables(directory: str | None = None) -> Tables:
 # data that cannot run code) named by a digest of every file in mappings/ (and this format):
 # loading them is faster than parsing the TSVs, which stay the source of truth. A missing,
 # stale, damaged or foreign file is rebuilt.
-_TABLES_FORMAT = 2  # 2: JSON (1 was a pickle)
-_PLAIN_ATTRIBUTES = ("overrides", "additions", "includes", "include_overrides", "hipext", "counts")
+_TABLES_FORMAT = 3  # 2, 3: JSON (1 was a pickle); 3 stores any attribute
+# stored apart: the rows by column, the indexes as row numbers
+_DERIVED_ATTRIBUTES = ("directory", "rows", "by_cuda", "by_hip", "hipext_for")
 _VERSION_FIELDS = tuple(i for i, name in enumerate(Mapping._fields) if name in VERSION_COLUMNS)
-_COLUMN_TYPES = tuple(
-    {Version, type(None)}
-    if name in VERSION_COLUMNS
-    else {bool}
-    if name == "unsupported"
-    else {str, type(None)}
-    for name in Mapping._fields
-)
+_PLAIN_CELL = (str, bool, type(None))
 
 
 def _tables_to_data(tables: Tables) -> dict:
-    """The tables as cache data: rows as lists (versions as text), the rest as it is; the
-    indexes (by_cuda, by_hip, hipext_for) are rebuilt on load."""
+    """The tables as cache data. The rows are stored by column: a version column as text,
+    a column of plain cells (text, flags) as it is, any other column (tuples of versions)
+    tagged cell by cell; every other attribute tagged (cache_format.encode), whatever the
+    tables hold, so a new attribute needs no change here. The indexes are rebuilt."""
     from hipport.cache_format import encode
 
-    # rows are stored by column, as plain JSON (no tags): decoding 9,000 x 24 cells one by
-    # one would double the load time; a column is rebuilt and checked in one C-level pass
-    rows = [
-        [str(v) if isinstance(v, Version) else v for v in column]
-        for column in zip(*tables.rows, strict=True)
-    ]
-    data = {name: encode(getattr(tables, name)) for name in _PLAIN_ATTRIBUTES}
-    return {"rows": rows, "newest_rocm": str(tables.newest_rocm), **data}
+    columns = []
+    for i, column in enumerate(zip(*tables.rows, strict=True)):
+        if i in _VERSION_FIELDS:
+            columns.append({"versions": [None if v is None else str(v) for v in column]})
+        elif all(isinstance(v, _PLAIN_CELL) for v in column):
+            columns.append({"plain": list(column)})
+        else:
+            columns.append({"tagged": [encode(v) for v in column]})
+    rest = {k: encode(v) for k, v in vars(tables).items() if k not in _DERIVED_ATTRIBUTES}
+    # the indexes as row numbers (whatever rule built them: history adds HIP names too)
+    position = {id(row): i for i, row in enumerate(tables.rows)}
+    indexes = {
+        name: {key: [position[id(row)] for row in rows] for key, rows in index.items()}
+        for name, index in (("by_cuda", tables.by_cuda), ("by_hip", tables.by_hip))
+    }
+    hipext_for = {api: [ext.name for ext in exts] for api, exts in tables.hipext_for.items()}
+    return {"columns": columns, "attributes": rest, "indexes": indexes, "hipext_for": hipext_for}
 
 
 def _tables_from_data(data: dict, directory: Path) -> Tables:
     from hipport.cache_format import CacheMiss, decode, version
 
-    tables = Tables.__new__(Tables)
-    tables.directory = directory
-    columns = data["rows"]
+    columns = data["columns"]
     if not isinstance(columns, list) or len(columns) != len(Mapping._fields):
         raise CacheMiss("table rows of the wrong shape")
+    cells = []
     for i, column in enumerate(columns):
-        if i in _VERSION_FIELDS:
-            texts = {v: version(v) for v in set(column) - {None}}
-            columns[i] = column = list(map({None: None, **texts}.get, column))
-        allowed = _COLUMN_TYPES[i]
-        if not isinstance(column, list) or not set(map(type, column)) <= allowed:
-            raise CacheMiss(f"table column {Mapping._fields[i]} of the wrong shape")
-    rows = list(map(Mapping._make, zip(*columns, strict=True)))
+        ((how, values),) = column.items()
+        if how == "versions" and i in _VERSION_FIELDS:
+            texts = {v: version(v) for v in set(values) - {None}}
+            values = list(map({None: None, **texts}.get, values))
+        elif how == "plain":
+            if not set(map(type, values)) <= set(_PLAIN_CELL):
+                raise CacheMiss(f"table column {Mapping._fields[i]} of the wrong shape")
+        elif how == "tagged":
+            values = [decode(v) for v in values]
+        else:
+            raise CacheMiss(f"table column {Mapping._fields[i]}: unknown layout {how!r}")
+        cells.append(values)
+    rows = list(map(Mapping._make, zip(*cells, strict=True)))
+    tables = Tables.__new__(Tables)
+    tables.directory = directory
     tables.rows = rows
-    for name in _PLAIN_ATTRIBUTES:
-        setattr(tables, name, decode(data[name]))
-    tables.by_cuda, tables.by_hip = {}, {}
-    for row in rows:
-        tables.by_cuda.setdefault(row.cuda, []).append(row)
-        for name in (row.hip, row.roc):
-            if name:
-                tables.by_hip.setdefault(name, []).append(row)
-    tables.hipext_for = {}
-    for ext in tables.hipext.values():
-        for api in ext.cuda_apis:
-            tables.hipext_for.setdefault(api, []).append(ext)
-    tables.newest_rocm = version(data["newest_rocm"])
+    for name, value in data["attributes"].items():
+        setattr(tables, name, decode(value))
+    for name, index in data["indexes"].items():
+        if name not in ("by_cuda", "by_hip"):
+            raise CacheMiss(f"unknown index {name!r}")
+        setattr(tables, name, {key: [rows[i] for i in at] for key, at in index.items()})
+    hipext = tables.hipext
+    tables.hipext_for = {
+        api: [hipext[n] for n in names] for api, names in data["hipext_for"].items()
+    }
     return tables
 
 
