@@ -179,6 +179,21 @@ HIPEXT = RuleInfo(
     module="rules.rename",
 )
 
+CUDA_SIGNATURE_CHANGED = RuleInfo(
+    "HIP014",
+    "cuda-signature-changed",
+    Severity.ERROR,
+    "The mapping does not hold for the CUDA release the code is written for (HIPIFY's U "
+    "column): CUDA changed the API there, and HIP follows the older signature.",
+    "The HIP name is renamed in, but a call written for the newer CUDA signature passes "
+    "arguments the HIP function does not take. Without --cuda, hipport assumes the newest "
+    "CUDA its tables know and says so.",
+    "cudaMemcpyBatchAsync(dsts, srcs, sizes, n, attrs, idx, nattrs, stream);  // --cuda 13.0",
+    "Pass --cuda with the release the code is written for; for CUDA at or after the change, "
+    "rewrite the call to the older signature HIP has (see the HIP function's declaration).",
+    module="rules.rename",
+)
+
 UNMAPPED_INCLUDE = RuleInfo(
     "HIP012",
     "unmapped-include",

@@ -55,6 +55,14 @@ CASES = [
         None,
     ),
     (
+        "HIP014",
+        "a.cu",
+        HEAD + "void f(){ cudaMemcpyBatchAsync(d, s, z, n, a, i, c, st); }\n",
+        HEAD + "void f(){ cudaMemcpyBatchAsync(d, s, z, n, a, i, c, f, st); }\n",
+        Target(cuda="13.0"),
+        "cuda=12.8",  # quiet: the same API for CUDA 12.8, whose signature HIP has
+    ),
+    (
         "HIP004",
         "a.cu",
         HEAD + "void f(){ cudaFrobnicateWidget(); }\n",
@@ -349,6 +357,8 @@ def test_rule_stays_quiet(case):
     options = None
     if special == "rocm=5.3":
         target = Target(rocm="5.3")
+    elif special == "cuda=12.8":
+        target = Target(cuda="12.8")
     elif special == "removed":
         target, options = _setup(special, target)
     found = codes(report_of({path: clean}, target, options))

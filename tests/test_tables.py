@@ -781,3 +781,33 @@ def test_the_cross_check_finds_a_wrong_spelling(tables, tmp_path):
     assert "hipDeviceAttributeMaxBlocksPerMultiprocessor" not in {
         name for name, _, _ in disagreements(tables, SHARED_DATA)
     }
+
+
+# --- HIPIFY's U column ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "cuda,mismatch",
+    [("12.8", None), ("12.9", None), ("13.0", "13.0"), ("13.2", "13.2")],
+)
+def test_u_column_for_the_target_cuda(tables, cuda, mismatch):
+    res = resolve(tables, "cudaMemcpyBatchAsync", Target(cuda=cuda))
+    assert res.status is Status.MAPPED and res.new_name == "hipMemcpyBatchAsync"
+    assert res.cuda_mismatch == (Version.parse(mismatch) if mismatch else None)
+    if mismatch:
+        reason = res.cuda_mismatch_reason()
+        assert f"CUDA {mismatch}" in reason and "changed cudaMemcpyBatchAsync in 13.0" in reason
+        assert "assumed" not in reason
+
+
+def test_u_column_without_cuda_assumes_the_newest(tables):
+    res = resolve(tables, "cudaMemcpyBatchAsync", Target())
+    assert res.cuda_mismatch == tables.landscape.newest_cuda and res.cuda_assumed
+    assert f"assumed CUDA {tables.landscape.newest_cuda}" in res.cuda_mismatch_reason()
+
+
+def test_u_column_listing_releases(tables):
+    """cuGetProcAddress: U lists 11.3 ... 11.8 (CUDA 12.0 changed it; HIP has the new form)."""
+    for cuda, holds in (("11.2", True), ("11.4", False), ("11.8", False), ("12.0", True)):
+        res = resolve(tables, "cuGetProcAddress", Target(cuda=cuda))
+        assert (res.cuda_mismatch is None) == holds, cuda

@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 
 from hipport.catalogue import (
+    CUDA_SIGNATURE_CHANGED,
     DEPRECATED_CUDA,
     DEPRECATED_HIP,
     EXPERIMENTAL,
@@ -59,6 +60,7 @@ class RenameRule:
         REMOVED_HIP.code,
         REQUIRES_MACRO.code,
         HIPEXT.code,
+        CUDA_SIGNATURE_CHANGED.code,
     )
 
     def run(self, ctx: Context) -> RuleResult:
@@ -140,6 +142,16 @@ class RenameRule:
                             **fields,
                         )
                     )
+            if res.cuda_mismatch is not None:
+                findings.append(
+                    ctx.finding(
+                        CUDA_SIGNATURE_CHANGED.code,
+                        tok.start,
+                        tok.end,
+                        res.cuda_mismatch_reason(),
+                        **fields,
+                    )
+                )
             if res.condition:
                 findings.append(
                     ctx.finding(

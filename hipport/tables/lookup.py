@@ -35,6 +35,9 @@ class Resolution:
     experimental: Version | None = None
     condition: str | None = None  # a macro the HIP name needs, e.g. HIP_ENABLE_WARP_SYNC_BUILTINS
     preview_only: bool = False  # NEEDS_NEWER_ROCM: only AMD's technology-preview line has it
+    # the CUDA release for which the mapping does not hold (HIPIFY's U), None if it holds
+    cuda_mismatch: Version | None = None
+    cuda_assumed: bool = False  # no target CUDA: cuda_mismatch is the newest the tables know
     alternatives: tuple[HipExt, ...] = field(default=())
 
     @property
@@ -44,6 +47,25 @@ class Resolution:
     @property
     def renames(self) -> bool:
         return self.status is Status.MAPPED and self.new_name not in (None, self.name)
+
+    def cuda_mismatch_reason(self) -> str:
+        """Why the mapping does not hold for the target CUDA (HIP014)."""
+        m = self.mapping
+        changed = f"CUDA changed {self.name} in {m.cuda_changed}" if m and m.cuda_changed else ""
+        held = ", ".join(str(v) for v in m.cuda_unsupported) if m else ""
+        text = (
+            f"{self.name} -> {self.new_name} does not hold for CUDA {self.cuda_mismatch}: "
+            + (f"{changed} and " if changed else "")
+            + f"HIP follows the signature from before (HIPIFY: unsupported for CUDA {held}"
+            + ("" if m and len(m.cuda_unsupported) > 1 else " and later")
+            + ")"
+        )
+        if self.cuda_assumed:
+            text += (
+                f"; no --cuda given, so hipport assumed CUDA {self.cuda_mismatch}, the newest "
+                "its tables know: pass --cuda with the release the code is written for"
+            )
+        return text
 
     def reason(self) -> str:
         """A sentence for reports."""
@@ -185,6 +207,11 @@ def resolve_row(tables: Tables, mapping: Mapping, target: Target) -> Resolution:
         condition=mapping.condition,
         alternatives=tuple(tables.hipext_for.get(name, ())),
     )
+    if counterpart and library == "hip" and mapping.cuda_unsupported:
+        cuda = target.cuda or tables.landscape.newest_cuda
+        if not _holds_for_cuda(mapping.cuda_unsupported, cuda):
+            common["cuda_mismatch"] = cuda
+            common["cuda_assumed"] = target.cuda is None
     if not counterpart:
         status = Status.UNSUPPORTED
     elif common["removed_hip"]:
@@ -200,3 +227,11 @@ def resolve_row(tables: Tables, mapping: Mapping, target: Target) -> Resolution:
     else:
         status = Status.MAPPED
     return Resolution(name, status, **common)  # type: ignore[arg-type]
+
+
+def _holds_for_cuda(unsupported: tuple[Version, ...], cuda: Version) -> bool:
+    """HIPIFY's U: one version = not from that release on; several = not for those releases
+    (their patch releases included)."""
+    if len(unsupported) == 1:
+        return cuda < unsupported[0]
+    return all(cuda.parts[:2] != (v.parts + (0,))[:2] for v in unsupported)
