@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import posixpath
-from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -25,6 +24,7 @@ from typing import Any, NamedTuple
 
 from hipport import __version__
 from hipport.baseline import Baseline, StaleEntry
+from hipport.collector import collector_paused
 from hipport.findings import RULES, Finding, RuleInfo, Severity
 from hipport.policy import (
     FileInput,
@@ -350,28 +350,27 @@ def build_report(
     # the whole tree's sources, edits and uses are never in memory at once).
     active: list[Finding] = []
     silenced: list[Finding] = []
-    uses: list[tuple[str, UseRecord]] = []
+    tally = UseTally()
     totals = Totals()
     items: dict[str, WorkItem] = {}
-    for item in inputs:
-        result = item.load()
-        kept, gone = _file_findings(item, selection, suppressions, result)
-        active.extend(kept)
-        silenced.extend(gone)
-        _add_totals(totals, item, result)
-        work = items[item.relpath] = WorkItem(
-            item.relpath, "file", item.status, error=item.error or getattr(result, "error", None)
-        )
-        if result is not None:
-            work.lines = _line_count(result.source)
-            for use in result.uses:
-                work.counts.add(use.status.value)
-                uses.append((item.relpath, _record(use)))
-        del result
+    with collector_paused():
+        for item in inputs:
+            result = item.load()
+            kept, gone = _file_findings(item, selection, suppressions, result)
+            active.extend(kept)
+            silenced.extend(gone)
+            work = items[item.relpath] = WorkItem(
+                item.relpath,
+                "file",
+                item.status,
+                error=item.error or getattr(result, "error", None),
+            )
+            _add_file(totals, work, tally, item, result)
+            del result
     verdict = apply_baseline(active, baseline)
     reported, accepted, stale = verdict.reported, verdict.accepted, verdict.stale
 
-    families, apis = _statistics(uses, reported + accepted)
+    families, apis = _statistics(tally, reported + accepted)
     files = _work_items(items, reported, accepted)
     return Report(
         target=target,
@@ -383,8 +382,8 @@ def build_report(
         totals=totals,
         families=families,
         apis=apis,
-        rocm=minimum_rocm([u for _, u in uses], target, tables),
-        coverage=coverage_across_releases([u for _, u in uses], target, tables),
+        rocm=minimum_rocm(tally.distinct(), target, tables),
+        coverage=_coverage(tally.per_api(), target, tables),
         files=files,
         directories=_directories(files),
         baseline_path=str(baseline.path) if baseline is not None and baseline.path else None,
@@ -392,26 +391,49 @@ def build_report(
 
 
 class UseRecord(NamedTuple):
-    """What the report keeps of one Use: a tuple, a fraction of a Use + Location's size."""
+    """What the report keeps of a kind of Use (its location apart): uses alike in all of
+    these are counted, not kept one by one."""
 
     api: str
     family: str | None
     status: Status
     new_name: str | None
     min_rocm: Version | None
-    line: int
-    column: int
 
 
-_INTERNED: dict[str, str] = {}
+@dataclass
+class UseTally:
+    """The run's API uses, reduced as each file streams in: how many of each kind per file,
+    and the "path:line:col" of each unported use (the only uses the report names)."""
 
+    counts: dict[tuple[str, UseRecord], int] = field(default_factory=dict)
+    locations: dict[tuple[str, str | None], list[str]] = field(default_factory=dict)
 
-def _record(use: Any) -> UseRecord:
-    # one string object per API name across all files (each unpickled result has its own)
-    api = _INTERNED.setdefault(use.api, use.api)
-    new = _INTERNED.setdefault(use.new_name, use.new_name) if use.new_name else use.new_name
-    loc = use.location
-    return UseRecord(api, use.family, use.status, new, use.min_rocm, loc.line, loc.column)
+    def add_file(self, relpath: str, uses: Iterable[Any]) -> dict[UseRecord, int]:
+        """Count one file's uses in; returns that file's counts by kind."""
+        mine: dict[UseRecord, int] = {}
+        for use in uses:
+            kind = UseRecord(use.api, use.family, use.status, use.new_name, use.min_rocm)
+            mine[kind] = mine.get(kind, 0) + 1
+            if use.status is not Status.MAPPED and use.status.value in USE_STATUSES:
+                loc = use.location
+                where = self.locations.setdefault((use.api, use.family), [])
+                where.append(f"{relpath}:{loc.line}:{loc.column}")
+        for kind, n in mine.items():
+            self.counts[(relpath, kind)] = n
+        return mine
+
+    def distinct(self) -> list[UseRecord]:
+        """Each kind of use once (what the minimum ROCm depends on)."""
+        return list(dict.fromkeys(kind for _, kind in self.counts))
+
+    def per_api(self) -> Counter[str]:
+        """Uses per API name, of the statuses the report counts."""
+        counts: Counter[str] = Counter()
+        for (_, kind), n in self.counts.items():
+            if kind.status.value in USE_STATUSES:
+                counts[kind.api] += n
+        return counts
 
 
 def _file_findings(
@@ -440,19 +462,24 @@ def _fingerprint(findings: list[Finding], source: bytes) -> None:
         f.extra["fingerprint"] = digest.hexdigest()[:32]
 
 
-def _add_totals(totals: Totals, item: FileInput, result: Any) -> None:
+def _add_file(
+    totals: Totals, work: WorkItem, tally: UseTally, item: FileInput, result: Any
+) -> None:
+    """Count one file into the run's totals, its work item and the use tally."""
     totals.files += 1
     totals.files_changed += item.status == "changed"
     totals.files_failed += item.status == "failed"
     totals.files_skipped += item.status == "skipped"
     if result is None:
         return
-    totals.lines += _line_count(result.source)
+    work.lines = _line_count(result.source)
+    totals.lines += work.lines
     totals.bytes += len(result.source)
     totals.bytes_changed += sum(e.end - e.start for e in result.edits)
     totals.lines_changed += _lines_touched(result.source, result.edits)
-    for use in result.uses:
-        totals.counts.add(use.status.value)
+    for kind, n in tally.add_file(item.relpath, result.uses).items():
+        work.counts.add(kind.status.value, n)
+        totals.counts.add(kind.status.value, n)
 
 
 def _line_count(source: bytes) -> int:
@@ -460,26 +487,26 @@ def _line_count(source: bytes) -> int:
 
 
 def _lines_touched(source: bytes, edits: list) -> int:
-    if not edits:
-        return 0
-    starts = [0]
-    pos = source.find(b"\n")
-    while pos != -1:
-        starts.append(pos + 1)
-        pos = source.find(b"\n", pos + 1)
-    lines: set[int] = set()
-    for e in edits:
-        first, last = bisect_right(starts, e.start), bisect_right(starts, max(e.start, e.end - 1))
-        lines.update(range(first, last + 1))
-    return len(lines)
+    """How many lines the edits touch: one walk over the source in the edits' order."""
+    spans = sorted((e.start, max(e.start, e.end - 1)) for e in edits)
+    touched = 0
+    line = pos = 0  # the line (0-based) that byte `pos` is on
+    covered = -1  # the last line counted
+    for start, last_byte in spans:
+        line += source.count(b"\n", pos, start)
+        pos = start
+        last = line + source.count(b"\n", start, last_byte)
+        first = max(line, covered + 1)
+        if last >= first:
+            touched += last - first + 1
+            covered = last
+    return touched
 
 
-def _statistics(
-    uses: list[tuple[str, Any]], findings: list[Finding]
-) -> tuple[list[FamilyStat], list[ApiStat]]:
+def _statistics(tally: UseTally, findings: list[Finding]) -> tuple[list[FamilyStat], list[ApiStat]]:
     by_api: dict[tuple[str, str | None], ApiStat] = {}
     files_of: dict[tuple[str, str | None], set[str]] = defaultdict(set)
-    for relpath, use in uses:
+    for (relpath, use), n in tally.counts.items():
         status = use.status.value
         if status not in USE_STATUSES:
             continue
@@ -489,16 +516,10 @@ def _statistics(
             stat = by_api[key] = ApiStat(
                 use.api, use.family, status, min_rocm=str(use.min_rocm) if use.min_rocm else None
             )
-        stat.uses += 1
+            stat.locations = tally.locations.get(key, [])
+        stat.uses += n
         stat.hip = stat.hip or use.new_name
         files_of[key].add(relpath)
-        if status != "mapped":
-            line, column = (
-                (use.line, use.column)
-                if isinstance(use, UseRecord)
-                else (use.location.line, use.location.column)
-            )
-            stat.locations.append(f"{relpath}:{line}:{column}")
     by_name = {api: stat for (api, _), stat in by_api.items()}
     for f in findings:
         stat = by_name.get(f.api or "")
@@ -566,7 +587,10 @@ def coverage_across_releases(
     uses: Iterable[Any], target: Target, tables: Tables
 ) -> list[CoveragePoint]:
     """For each known ROCm release, how this code's API uses would resolve if targeted."""
-    counts = Counter(u.api for u in uses if u.status.value in USE_STATUSES)
+    return _coverage(Counter(u.api for u in uses if u.status.value in USE_STATUSES), target, tables)
+
+
+def _coverage(counts: Counter[str], target: Target, tables: Tables) -> list[CoveragePoint]:
     if not counts:
         return []
     out: list[CoveragePoint] = []

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from hipport.collector import collector_paused
 from hipport.engine import TranslationResult, translate_source
 from hipport.findings import SKIPPED_PREFIX
 from hipport.fsio import SkipFile, read_source
@@ -207,7 +208,8 @@ class _Pool:
                 ready = wait([w.conn for w in workers], timeout)
                 for w in [w for w in workers if w.conn in ready]:
                     try:
-                        message = w.conn.recv()
+                        with collector_paused():  # a large result: plain data, no cycles
+                            message = w.conn.recv()
                     except (EOFError, OSError):  # the worker died: libclang crashed
                         if w.item is not None:
                             yield WorkResult(w.item.relpath, error=CRASHED)
