@@ -271,7 +271,10 @@ def _worker_main(conn, setup: WorkerSetup, parent: int) -> None:  # noqa: ANN001
             return
         if item is None:
             return
-        conn.send(process(item, setup))
+        result = process(item, setup)
+        with collector_paused():  # pickling a large result: the heap need not be walked
+            conn.send(result)
+        del result
 
 
 def die_with_parent(parent: int) -> None:
