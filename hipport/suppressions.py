@@ -70,6 +70,11 @@ def comments(source: bytes, path: str = "") -> Iterator[tuple[int, int]]:
 def _c_comments(src: bytes) -> Iterator[tuple[int, int]]:
     i, n = 0, len(src)
     while i < n:
+        # only a slash or a quote can open a comment or a literal: jump to the next one
+        found = _OPENER.search(src, i)
+        if found is None:
+            return
+        i = found.start()
         c = src[i]
         if c == 0x2F and i + 1 < n and src[i + 1] == 0x2F:  # //
             end = src.find(b"\n", i)
@@ -93,6 +98,7 @@ def _c_comments(src: bytes) -> Iterator[tuple[int, int]]:
             i += 1
 
 
+_OPENER = re.compile(rb"[/\"']")
 _RAW_OPEN = re.compile(rb'"([^()\\\s"]{0,16})\(')
 _RAW_PREFIX = re.compile(rb"(?<![\w])(?:u8|u|U|L)?R$")
 
@@ -217,8 +223,16 @@ def apply(findings: list[Finding], suppressions: list[Suppression]) -> Outcome:
     """Split findings into kept and suppressed; report suppressions that matched nothing."""
     outcome = Outcome()
     used: dict[int, set[str]] = {i: set() for i in range(len(suppressions))}
+    # by the line they silence (a file-wide one: every line), so each finding looks only
+    # at the few that can cover it, not at every suppression of the file
+    file_wide = [i for i, s in enumerate(suppressions) if s.kind == FILE]
+    on_line: dict[int, list[int]] = {}
+    for i, s in enumerate(suppressions):
+        if s.kind != FILE:
+            on_line.setdefault(s.line, []).append(i)
     for finding in findings:
-        hits = [i for i, s in enumerate(suppressions) if s.covers(finding)]
+        near = on_line.get(finding.location.line, [])
+        hits = [i for i in sorted(near + file_wide) if suppressions[i].covers(finding)]
         if not hits:
             outcome.kept.append(finding)
             continue
