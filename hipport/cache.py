@@ -33,7 +33,7 @@ from hipport import __version__
 from hipport.cache_format import CacheMiss, dumps, loads, shape
 from hipport.fsio import atomic_write, read_regular
 
-FORMAT = 6  # bump when what is stored changes shape (6: JSON, see cache_format)
+FORMAT = 7  # bump when what is stored changes shape (6: JSON; 7: HIP012 header names kept)
 # A file modified this recently may be rewritten again within the same mtime tick with the
 # same size (git's "racily clean" case): its stat alone is not trusted, its content is.
 RACY_NS = 2_000_000_000

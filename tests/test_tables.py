@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -674,17 +675,20 @@ def test_the_default_target_is_in_the_reports(tmp_path, hipport_cmd, subprocess_
 @pytest.mark.slow
 def test_wheel_installs_and_runs(tmp_path):
     """`pip install .` (not editable) gives a working hipport with its tables."""
+    # the venv must see only what the wheel installed, not a checkout on PYTHONPATH
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     subprocess.run(
         [sys.executable, "-m", "build", "--wheel", "--outdir", str(tmp_path / "dist"), str(ROOT)],
         check=True,
         capture_output=True,
         timeout=600,
+        env=env,
     )
     wheel = next((tmp_path / "dist").glob("hipport-*.whl"))
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300, env=env)
     pip = venv / "bin" / "pip"
-    subprocess.run([str(pip), "install", "-q", str(wheel)], check=True, timeout=600)
+    subprocess.run([str(pip), "install", "-q", str(wheel)], check=True, timeout=600, env=env)
     out = subprocess.run(
         [str(venv / "bin" / "hipport"), "tables", "show", "cudaMalloc", "--format", "json"],
         capture_output=True,
@@ -692,6 +696,7 @@ def test_wheel_installs_and_runs(tmp_path):
         check=True,
         cwd=tmp_path,
         timeout=120,
+        env=env,
     ).stdout
     assert json.loads(out)["entries"][0]["hip"] == "hipMalloc"
     files = subprocess.run(
@@ -704,6 +709,7 @@ def test_wheel_installs_and_runs(tmp_path):
         text=True,
         check=True,
         cwd=tmp_path,
+        env=env,
     ).stdout
     assert str(venv) in files  # the packaged copy, not this checkout
 

@@ -332,9 +332,23 @@ def _insertion_point(ctx: Context) -> int | None:
     if k >= len(code):
         return len(ctx.source)
     start = tokens[code[k]].start
-    pos = ctx.source.rfind(b"\n", 0, start) + 1
+    pos = _logical_line_start(ctx.source, start)
     if pos == 0 and ctx.source.startswith(b"\xef\xbb\xbf"):
         pos = 3  # after the byte order mark
+    return pos
+
+
+def _logical_line_start(source: bytes, offset: int) -> int:
+    """The start of the line holding `offset`, counting lines spliced by a backslash-newline
+    as one (a line inserted after a continuation would join the line before it)."""
+    pos = source.rfind(b"\n", 0, offset) + 1
+    while pos > 0:
+        end = pos - 1  # the newline ending the previous physical line
+        if end > 0 and source[end - 1] == 0x0D:
+            end -= 1
+        if end == 0 or source[end - 1] != 0x5C:  # no backslash before it
+            break
+        pos = source.rfind(b"\n", 0, end) + 1
     return pos
 
 

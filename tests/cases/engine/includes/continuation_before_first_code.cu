@@ -1,0 +1,2 @@
+\
+  __global__ void k(float *x) { x[threadIdx.x] = 0; }
