@@ -303,3 +303,43 @@ def test_consistency_programs_compile_through_the_shim_where_check_finds_no_erro
     print(f"shim: {compiled} of {len(sources)} consistency programs compile with HIP 5.2")
     assert not wrong, "\n".join(wrong)
     assert compiled >= 10
+
+
+DEBIAN_CMAKE = Path("/usr/lib/x86_64-linux-gnu/cmake")
+
+
+@pytest.mark.skipif(
+    shutil.which("cmake") is None or not (DEBIAN_CMAKE / "hip-lang").is_dir(),
+    reason="needs cmake and Debian's hip-lang CMake package (libamdhip64-dev)",
+)
+def test_shim_example_builds_as_hip_with_cmake(tmp_path: Path) -> None:
+    """CMake's HIP language builds the unchanged .cu through hipport-shim.cmake. Debian
+    installs hip-lang under its multiarch directory, where CMake 3.25 does not look for a
+    ROCm root, so the test hands CMake a root of links to Debian's files."""
+    shim = tmp_path / "shim"
+    assert (
+        hipport("shim", SHIM_PROJECT / "src", "-o", shim, "--cmake", "--rocm", "5.2").returncode
+        == 0
+    )
+    root = tmp_path / "rocm"
+    (root / "lib" / "cmake").mkdir(parents=True)
+    (root / "lib" / "cmake" / "hip-lang").symlink_to(DEBIAN_CMAKE / "hip-lang")
+    (root / "bin").symlink_to("/usr/bin")
+    bitcode = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
+    build = tmp_path / "build"
+    env = dict(os.environ, CMAKE_PREFIX_PATH=str(DEBIAN_CMAKE))
+    configure = subprocess.run(
+        [
+            "cmake", "-S", SHIM_PROJECT, "-B", build, f"-DHIPPORT_SHIM_DIR={shim}",
+            "-DCMAKE_HIP_COMPILER=clang++-15", f"-DCMAKE_HIP_COMPILER_ROCM_ROOT={root}",
+            "-DCMAKE_HIP_ARCHITECTURES=gfx90a",
+            f"-DCMAKE_HIP_FLAGS=--rocm-path=/usr --rocm-device-lib-path={bitcode}",
+        ],
+        capture_output=True, text=True, timeout=300, env=env,
+    )  # fmt: skip
+    assert configure.returncode == 0, configure.stdout + configure.stderr
+    made = subprocess.run(
+        ["cmake", "--build", build], capture_output=True, text=True, timeout=600, env=env
+    )
+    assert made.returncode == 0, made.stdout + made.stderr
+    assert "Building HIP object" in made.stdout and (build / "saxpy").is_file()

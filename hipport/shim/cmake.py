@@ -26,7 +26,9 @@ function(hipport_shim_target target)
     endif()
   endforeach()
   target_include_directories(${target} BEFORE PRIVATE "${HIPPORT_SHIM_DIR}")
+  # a .cu file is CUDA to clang whatever CMake's LANGUAGE says: -x hip makes it HIP
   target_compile_options(${target} PRIVATE
+    "$<$<COMPILE_LANGUAGE:HIP>:SHELL:-x hip>"
     "$<$<COMPILE_LANGUAGE:HIP>:SHELL:-include cuda_runtime.h>")
 endfunction()
 """
