@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Edit:
     """Replace source[start:end] (byte offsets) with `new`. `rule` names who proposed it."""
 

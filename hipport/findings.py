@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Location:
     """1-based line and column (column counts bytes, as compilers do); end is exclusive."""
 
@@ -74,7 +74,7 @@ class Finding:
         return data
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Use:
     """One occurrence of a CUDA API identifier, mapped or not (for statistics and reports)."""
 
