@@ -27,6 +27,7 @@ from hipport.report.model import Report
 
 _STYLES = {"error": "bold red", "warning": "yellow", "note": "cyan"}
 UNBOUNDED_WIDTH = 10_000  # "as wide as the content" for rich, which needs a number
+_BATCH_LINES = 1000  # lines per print without colour: rich's cost per print, bounded memory
 SOURCE_LINE_MAX = 300  # characters of a source line shown under a finding
 
 
@@ -113,6 +114,8 @@ class _Printer:
             self.console.print(text, style=style, markup=False)
         else:
             self.pending.append(text)
+            if len(self.pending) >= _BATCH_LINES:
+                self.flush()
 
     def flush(self) -> None:
         if self.pending:
