@@ -101,7 +101,7 @@ def _without_trailing_spaces(text: str) -> str:
 
 
 class _Printer:
-    """Lines to the console. Without colour they are printed in one batch (`flush`): rich
+    """Lines to the console. Without colour they are printed in batches (`flush`): rich
     treats each line of a text alike (no wrapping: soft wrap), so the bytes are those of one
     print per line, without rich's per-print cost for each of 100,000 findings."""
 
