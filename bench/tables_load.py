@@ -4,8 +4,7 @@
     python bench/tables_load.py [--runs 5]
 
 Each figure is the median wall time of --runs fresh processes of this checkout:
-  tables_parse   load_tables() parsing the TSVs (HIPPORT_NO_TABLE_CACHE=1)
-  tables_cached  load_tables() from the pickle in a private cache directory (filled first)
+  tables_load    load_tables() (it parses the TSVs of mappings/)
   cli_help       `python -m hipport --help`
 """
 
@@ -54,13 +53,10 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "HIPPORT_CACHE_DIR": cache}
-        parse, rows = _inner({**env, "HIPPORT_NO_TABLE_CACHE": "1"}, args.runs)
-        _inner(env, 1)  # fill the pickle
-        cached, _ = _inner(env, args.runs)
+        parse, rows = _inner(env, args.runs)
         helptime = _wall([sys.executable, "-m", "hipport", "--help"], env, args.runs)
     print(f"rows           {rows}")
-    print(f"tables_parse   {parse * 1000:7.1f} ms  (budget 100 ms)")
-    print(f"tables_cached  {cached * 1000:7.1f} ms  (budget 100 ms)")
+    print(f"tables_load    {parse * 1000:7.1f} ms  (budget 100 ms)")
     print(f"cli_help       {helptime * 1000:7.1f} ms  (budget 300 ms, process start included)")
     return 0
 

@@ -1,6 +1,6 @@
 """The cache's file format: data, never code.
 
-Every cache file (the stat index, result entries, the project index, the parsed tables) is
+Every cache file (the stat index, result entries, the project index) is
 one line of header and a JSON body:
 
     hipport-cache <FORMAT> <kind> <blake2b of the body>\\n{...json...}

@@ -122,7 +122,6 @@ def test_a_pickle_planted_in_the_cache_is_never_run(tmp_path: Path) -> None:
     first = hipport(["check", tree], cache)
     assert first.returncode == 0, first.stderr
     files = [p for p in cache.rglob("*") if p.is_file()]
-    assert any("tables" in p.parts for p in files)  # the parsed tables are cached too
     marker = tmp_path / "ran"
     for p in files:
         p.write_bytes(pickle.dumps(_Bomb(marker)))
@@ -196,18 +195,3 @@ def test_relative_xdg_cache_home_says_so_and_writes_nothing_here(tmp_path: Path)
     assert not (tmp_path / "rel-cache").exists()
     assert b"XDG_CACHE_HOME" in proc.stderr  # the note
     assert (tmp_path / "home" / ".cache" / "hipport").is_dir()
-
-
-def test_cached_tables_equal_the_parsed_ones(tmp_path: Path, monkeypatch) -> None:
-    """The tables' cache file is written (a table shape it cannot store would silently cost
-    the parse on every start) and reads back equal to the TSVs, every attribute."""
-    from hipport.tables.model import Tables, _load_via_cache, mappings_dir
-
-    monkeypatch.setenv("HIPPORT_CACHE_DIR", str(tmp_path))
-    monkeypatch.delenv("HIPPORT_NO_TABLE_CACHE", raising=False)
-    _load_via_cache(mappings_dir())
-    assert len(list((tmp_path / "tables").glob("*.json"))) == 1
-    cached, parsed = _load_via_cache(mappings_dir()), Tables(mappings_dir())
-    assert set(vars(cached)) == set(vars(parsed))
-    for name, value in vars(parsed).items():
-        assert getattr(cached, name) == value, name
