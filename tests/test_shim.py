@@ -31,9 +31,11 @@ DEBIAN_LACKS = {
     "cublas_saxpy.cu": "hipblas/hipblas.h",
     "cufft_c2c.cu": "hipfft/hipfft.h",
 }
-# Reviewed: `check` reports an error the HIP build never meets (it sits in a branch that
-# HIP does not compile, `#if CUDA_VERSION >= 13000`): the shim build rightly succeeds.
-ERROR_IN_DEAD_BRANCH = {"memory_unified.cu"}
+# Reviewed: `check` reports an error the HIP build never meets, since it sits in a branch
+# HIP does not compile, so the shim build rightly succeeds: memory_unified.cu's is under
+# `#if CUDA_VERSION >= 13000`; the other two include error_string_compat.cuh, whose
+# cuGetErrorName call is under `#ifdef __cuda_cuda_h__` (cuda.h's guard, never set under HIP).
+ERROR_IN_DEAD_BRANCH = {"memory_unified.cu", "error_checking.cu", "multi_gpu_peer.cu"}
 
 
 _CACHE = tempfile.mkdtemp(prefix="hipport-shim-tests-")  # never inside the checkout
@@ -218,7 +220,7 @@ def test_corpus_compiles_through_the_shim_where_check_finds_no_error(tmp_path: P
             wrong.append(f"{program.name}: compiled={proc.returncode == 0}\n{proc.stderr[-800:]}")
     print(f"shim: {compiled} of {len(programs)} corpus programs compile with HIP 5.2")
     assert not wrong, "\n".join(wrong)
-    assert compiled >= 20
+    assert compiled >= 24
 
 
 @pytest.mark.skipif(NVCC is None, reason="nvcc is not installed")

@@ -14,6 +14,7 @@ from functools import cache
 
 from hipport.engine import TranslationResult
 from hipport.lexer import IDENTIFIER, LexError, lex
+from hipport.rules.names import INCLUDE_GUARDS
 from hipport.rules.tokens import directives, include_spelling
 from hipport.tables import Resolution, Status, Tables, resolve
 from hipport.tables.arguments import ArgumentRewrite, argument_tables
@@ -65,6 +66,8 @@ class ShimModel:
     # the target maps); older releases are not told apart: the shim serves floor...target.
     floor: Version | None = None
     conditions: list[str] = field(default_factory=list)  # macros HIP names need defined
+    # CUDA include guards the project tests (`#ifdef __CUDA_RUNTIME_H__`) -> HIP's guard
+    guards: list[tuple[str, str]] = field(default_factory=list)
 
 
 def build_model(
@@ -81,13 +84,16 @@ def build_model(
     used: set[str] = set()
     elaborated: set[str] = set()
     qualifiers: set[str] = set()
+    words: set[str] = set()
     for result in results:
         used.update(u.api for u in result.uses)
         scan = _scan(result.source, result.path)
         includes |= scan.includes
         elaborated |= scan.elaborated
         qualifiers |= scan.qualifiers
+        words |= scan.words
     model = ShimModel(target)
+    model.guards = sorted((g, INCLUDE_GUARDS[g]) for g in words & INCLUDE_GUARDS.keys())
     model.headers = [
         h for h in (_header(tables, target, inc, project_files) for inc in sorted(includes)) if h
     ]
@@ -118,6 +124,7 @@ class _Scan:
     includes: set[str] = field(default_factory=set)
     elaborated: set[str] = field(default_factory=set)
     qualifiers: set[str] = field(default_factory=set)
+    words: set[str] = field(default_factory=set)  # every identifier (include guards)
 
 
 _ELABORATING = frozenset({"struct", "enum", "union", "class"})
@@ -137,6 +144,7 @@ def _scan(source: bytes, path: str) -> _Scan:
         tok = tokens[i]
         if tok.kind != IDENTIFIER:
             continue
+        out.words.add(tok.text)
         if tokens[i - 1].text in _ELABORATING:
             out.elaborated.add(tok.text)
         if i + 1 < len(tokens) and tokens[i + 1].text == "::":

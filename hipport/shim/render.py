@@ -100,6 +100,14 @@ def _mapping_header(model: ShimModel, banner: str) -> str:
         "#include <hip/hip_version.h>",
         "",
     ]
+    for cuda, hip in model.guards:
+        # helper headers test CUDA's include guards to see what was included before them
+        lines += [
+            f"/* {cuda}: CUDA's include guard, which the project tests: set with {hip} */",
+            f"#if defined({hip}) && !defined({cuda})",
+            f"#define {cuda} 1",
+            "#endif",
+        ]
     by_family: dict[str, list[NameUse]] = {}
     for use in model.names:
         by_family.setdefault(use.family, []).append(use)
