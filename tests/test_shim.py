@@ -345,3 +345,16 @@ def test_shim_example_builds_as_hip_with_cmake(tmp_path: Path) -> None:
     )
     assert made.returncode == 0, made.stdout + made.stderr
     assert "Building HIP object" in made.stdout and (build / "saxpy").is_file()
+
+
+def test_headers_rocm_keeps_are_not_shimmed(tmp_path: Path) -> None:
+    """rocThrust ships thrust/... under CUDA's paths: the shim must not shadow them (a
+    forwarding header there would stand between the source and rocThrust)."""
+    (tmp_path / "t.cu").write_text(
+        "#include <cuda_runtime.h>\n#include <thrust/device_vector.h>\n"
+        "void f(){ thrust::device_vector<int> v(4); cudaDeviceSynchronize(); }\n"
+    )
+    proc = hipport("shim", tmp_path, "-o", tmp_path / "s", "--rocm", "5.2")
+    assert proc.returncode in (0, 1), proc.stderr
+    assert (tmp_path / "s" / "cuda_runtime.h").is_file()
+    assert not (tmp_path / "s" / "thrust").exists()

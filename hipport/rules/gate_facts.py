@@ -54,6 +54,10 @@ def macro_names() -> frozenset[str]:
     return frozenset(facts_of_kind("macro"))
 
 
+# Kinds of NVIDIA header whose paths ROCm keeps (rocThrust ships thrust/...): not unmapped.
+KEPT_BY_ROCM = frozenset({"thrust"})
+
+
 @cache
 def cuda_header_kinds() -> dict[str, str]:
     """Header name NVIDIA ships -> its kind (toolkit, libcu++, cub, thrust, library ...)."""

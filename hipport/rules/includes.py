@@ -12,7 +12,7 @@ from hipport.edits import Edit
 from hipport.findings import Finding, Severity
 from hipport.lexer import COMMENT, IDENTIFIER, PUNCTUATION
 from hipport.rules.context import Context, RuleResult
-from hipport.rules.gate_facts import cuda_header_kinds
+from hipport.rules.gate_facts import KEPT_BY_ROCM, cuda_header_kinds
 from hipport.rules.tokens import INCLUDE_DIRECTIVES, Directive, include_spelling, is_launch_open
 
 RUNTIME_HEADER = "hip/hip_runtime.h"
@@ -48,9 +48,6 @@ _CUDA_LOOKING = re.compile(
 )
 
 _CONDITIONALS = {"if", "ifdef", "ifndef"}
-# NVIDIA header kinds (mappings/cuda_headers.tsv) whose paths ROCm keeps: rocThrust ships
-# thrust/... under the same names.
-_KEPT_BY_ROCM = frozenset({"thrust"})
 
 
 @dataclass(frozen=True)
@@ -138,7 +135,7 @@ class IncludesRule:
         mapping = ctx.tables.includes.get(inc.header)
         if mapping is None:
             kind = cuda_header_kinds().get(inc.header)
-            if kind in _KEPT_BY_ROCM:
+            if kind in KEPT_BY_ROCM:
                 return None
             if inc.quoted and kind is not None:
                 # the project may ship a header of that name: the engine sees one file, so

@@ -14,6 +14,7 @@ from functools import cache
 
 from hipport.engine import TranslationResult
 from hipport.lexer import IDENTIFIER, LexError, lex
+from hipport.rules.gate_facts import KEPT_BY_ROCM, cuda_header_kinds
 from hipport.rules.names import INCLUDE_GUARDS
 from hipport.rules.tokens import directives, include_spelling
 from hipport.tables import Resolution, Status, Tables, resolve
@@ -47,6 +48,7 @@ class NameUse:
     family: str
     spans: tuple[Span, ...]  # oldest first
     elaborated: bool = False  # used after struct/enum/union/class: a macro, not an alias
+    overloads: tuple[tuple[int, str], ...] = ()  # HIP function per argument count (data)
 
 
 @dataclass(frozen=True)
@@ -165,26 +167,10 @@ def _header(
             mapping.hip_header
         )
         return HeaderUse(header, hip or "", mapping.family, "")
-    kind = nvidia_headers().get(header)
-    if kind is None:
-        return None  # not a CUDA header: a system or third-party one
+    kind = cuda_header_kinds().get(header)
+    if kind is None or kind in KEPT_BY_ROCM:
+        return None  # a system or third-party header, or one ROCm ships under that path
     return HeaderUse(header, None, None, f"an NVIDIA {kind} header with no HIP counterpart")
-
-
-@cache
-def nvidia_headers() -> dict[str, str]:
-    """NVIDIA's header names (mappings/cuda_headers.tsv) -> their kind."""
-    import csv
-
-    from hipport.tables.model import mappings_dir
-
-    path = mappings_dir() / "cuda_headers.tsv"
-    try:
-        with path.open(encoding="utf-8", newline="") as fh:
-            rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
-    except OSError:
-        return {}
-    return {r["header"]: r.get("kind", "") for r in rows if r.get("header")}
 
 
 def project_floor(tables: Tables, target: Target, names: Iterable[str]) -> Version | None:
@@ -224,13 +210,16 @@ def _name_use(
     # The first span also stands for every release older than the oldest point.
     for since in (*points, target.rocm or tables.newest_rocm):
         res = resolve(tables, name, _at(target, since))
-        span = Span(since if spans else None, res, _rewrites(res))
+        span = Span(since if spans else None, res, _rewrites(tables, res))
         if spans and _same(spans[-1], span):
             continue
         spans.append(span)
     if not any(_changes(s) for s in spans):
         return None  # the HIP name is the CUDA name at every release: nothing to write
-    return NameUse(name, final.mapping.kind, final.mapping.family, tuple(spans), elaborated)
+    overloads = tuple(sorted(argument_tables(tables.directory).overloads.get(name, {}).items()))
+    return NameUse(
+        name, final.mapping.kind, final.mapping.family, tuple(spans), elaborated, overloads
+    )
 
 
 def _at(target: Target, rocm: Version) -> Target:
@@ -250,27 +239,17 @@ def _changes(span: Span) -> bool:
     return res.status is not Status.MAPPED or res.renames or bool(span.rewrites)
 
 
-def _rewrites(res: Resolution) -> tuple[ArgumentRewrite, ...]:
+def _rewrites(tables: Tables, res: Resolution) -> tuple[ArgumentRewrite, ...]:
     if res.status is not Status.MAPPED or not res.new_name:
         return ()
     from hipport.tables.arguments import side_of
-    from hipport.tables.model import mappings_dir
 
-    args = _argument_tables(str(mappings_dir()))
+    args = argument_tables(tables.directory)
     return tuple(args.rewrites(res.name, side_of(res.library), res.new_name))
 
 
-@cache
-def _argument_tables(directory: str):  # noqa: ANN202
-    from pathlib import Path
-
-    return argument_tables(Path(directory))
-
-
 def _namespaces(tables: Tables, qualifiers: set[str]) -> list[NamespaceUse]:
-    from hipport.tables.model import mappings_dir
-
-    args = _argument_tables(str(mappings_dir()))
+    args = argument_tables(tables.directory)
     out = []
     for cuda in sorted(qualifiers):
         ns = args.namespaces.get(cuda)

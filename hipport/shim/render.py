@@ -153,8 +153,8 @@ def _span_lines(use: NameUse, span: Span) -> Iterator[str]:
     # HIP_SYMBOL(X) is X on AMD and HIP's own templates take the symbol by reference, as
     # CUDA's do: a symbol argument needs no wrapper.
     rewrites = tuple(r for r in span.rewrites if r.action != "HIP-SYMBOL")
-    if rewrites or _overloads(name):
-        wrapper = list(_wrappers(name, new, rewrites))
+    if rewrites or use.overloads:
+        wrapper = list(_wrappers(name, new, rewrites, dict(use.overloads)))
         if wrapper:
             yield comment
             yield from wrapper
@@ -181,17 +181,12 @@ def _c_string(text: str) -> str:
 # --------------------------------------------------------------------------- wrappers
 
 
-def _overloads(name: str) -> dict[int, str]:
-    from hipport.shim.model import _argument_tables
-    from hipport.tables.model import mappings_dir
-
-    return _argument_tables(str(mappings_dir())).overloads.get(name, {})
-
-
-def _wrappers(name: str, new: str, rewrites: tuple[ArgumentRewrite, ...]) -> Iterator[str]:
+def _wrappers(
+    name: str, new: str, rewrites: tuple[ArgumentRewrite, ...], overloads: dict[int, str]
+) -> Iterator[str]:
     """Inline templates named like the CUDA function that call the HIP one with the
-    arguments rewritten; empty when a rewrite cannot be expressed so."""
-    overloads = _overloads(name)
+    arguments rewritten (or, per argument count, another HIP function); empty when a rewrite
+    cannot be expressed so."""
     if overloads and not rewrites:
         for count, hip in sorted(overloads.items()):
             yield _forward(name, count, hip, [f"a{i}" for i in range(count)])
