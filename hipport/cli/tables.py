@@ -13,6 +13,16 @@ import click
 from hipport.cli import SuggestingGroup
 from hipport.cli.options import _version, target_from, target_options
 
+# every tables subcommand prints text for people or JSON for scripts
+format_option = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+
 
 @click.group(cls=SuggestingGroup)
 def tables() -> None:
@@ -34,14 +44,7 @@ def _console():
 @tables.command()
 @click.argument("name")
 @target_options
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@format_option
 def show(name: str, fmt: str, **target_values: Any) -> None:
     """Show one entry, looked up by its CUDA name, its HIP name or a hipExt name, with every
     version column, what it resolves to for the target, and the argument rewrites that
@@ -145,14 +148,7 @@ def _text(value: Any) -> str:
 
 
 @tables.command()
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@format_option
 def releases(fmt: str) -> None:
     """The ROCm releases the tables know, each in its line (production, or AMD's
     technology-preview line), the CUDA releases, and the default target (the newest
@@ -251,14 +247,7 @@ def coverage(fmt: str, **target_values: Any) -> None:
     help="The newer ROCm release.",
 )
 @click.option("--family", "families", multiple=True, help="Only these families (repeatable).")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@format_option
 @target_options
 def diff(older, newer, families: tuple[str, ...], fmt: str, **target_values: Any) -> None:
     """What changed between two ROCm releases: entries that became available, removed, ..."""
@@ -298,14 +287,7 @@ def diff(older, newer, families: tuple[str, ...], fmt: str, **target_values: Any
 
 @tables.command()
 @click.argument("pattern")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@format_option
 @click.option("--limit", type=int, default=200, show_default=True, help="At most this many.")
 def search(pattern: str, fmt: str, limit: int) -> None:
     """Find entries whose CUDA, HIP or ROC name matches PATTERN: a case-insensitive substring,
