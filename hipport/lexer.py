@@ -24,7 +24,7 @@ from bisect import bisect_right
 from ctypes import POINTER, byref, c_uint, cast, sizeof
 from functools import cache, partial
 from itertools import accumulate, islice, repeat
-from operator import add, le, methodcaller
+from operator import add, itemgetter, le, methodcaller
 from typing import NamedTuple
 
 from clang import cindex
@@ -308,6 +308,30 @@ _CLANG_NEWLINE = re.compile(rb"\r\n|\n\r|\r|\n")
 _END = methodcaller("end")
 
 
+class TokenList(list):
+    """The tokens `lex` returns, with the columns it read them from (the same values as
+    the tokens' fields, as lists): rules that only look for a few names test them at C
+    speed (`set(texts)`, `list.index`, `compress`) instead of walking every Token."""
+
+    __slots__ = ("ends", "kinds", "starts", "texts")
+
+    texts: list[str]
+    kinds: list[str]
+    starts: list[int]
+    ends: list[int]
+
+
+def columns(tokens: list[Token]) -> TokenList:
+    """`tokens` with their columns: the lexer's own when it made them, else computed."""
+    if isinstance(tokens, TokenList):
+        return tokens
+    out = TokenList(tokens)
+    out.kinds, out.texts, out.starts, out.ends = (
+        list(map(itemgetter(i), tokens)) for i in range(4)
+    )
+    return out
+
+
 def _fast_convert(lib, tu, memory, n: int, wrapped: _Wrapped, source: bytes) -> list[Token] | None:  # noqa: ANN001
     """Tokens read straight from the CXToken array (kind, raw location, length): one
     libclang call per file instead of six per token, which was most of the lexing time.
@@ -342,8 +366,10 @@ def _fast_convert(lib, tu, memory, n: int, wrapped: _Wrapped, source: bytes) -> 
         texts = map(source.decode("ascii").__getitem__, spans)
     else:
         texts = map(decode, map(source.__getitem__, spans))
-    kinds = map(_KINDS.__getitem__, kind_ids)
-    out = list(map(_new_token, zip(kinds, texts, starts, ends, repeat(where))))
+    texts = list(texts)
+    kinds = list(map(_KINDS.__getitem__, kind_ids))
+    out = TokenList(map(_new_token, zip(kinds, texts, starts, ends, repeat(where))))
+    out.texts, out.kinds, out.starts, out.ends = texts, kinds, starts, ends
     sample = sorted({0, n - 1, *range(0, n, max(1, n // _SAMPLE))})
     documented = _convert(lib, tu, [memory[i] for i in sample], wrapped, source)
     if documented != [out[i] for i in sample]:

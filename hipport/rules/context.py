@@ -7,11 +7,12 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import compress
 from typing import Protocol
 
 from hipport.edits import Edit
 from hipport.findings import RULES, Finding, Location, Severity, Use
-from hipport.lexer import Token, line_starts
+from hipport.lexer import IDENTIFIER, Token, TokenList, columns, line_starts
 from hipport.options import EngineOptions
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.tokens import Directive, directives
@@ -40,6 +41,26 @@ class Context:
     # Token texts the rules look up in `code` (their vocabularies), indexed up front.
     vocabulary: frozenset[str] = frozenset()
     _resolutions: dict[str, Resolution] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def columns(self) -> TokenList:
+        """The tokens as columns (`texts`, `kinds`, `starts`, `ends`: lists parallel to
+        `tokens`), for tests at C speed over the whole file."""
+        return columns(self.tokens)
+
+    @property
+    def texts(self) -> list[str]:
+        return self.columns.texts
+
+    @property
+    def kinds(self) -> list[str]:
+        return self.columns.kinds
+
+    @cached_property
+    def identifiers(self) -> frozenset[str]:
+        """The distinct texts of the file's identifier tokens (directives included)."""
+        cols = self.columns
+        return frozenset(compress(cols.texts, map(IDENTIFIER.__eq__, cols.kinds)))
 
     @cached_property
     def line_starts(self) -> list[int]:
