@@ -1,7 +1,7 @@
 """The hipport benchmark: one command, a table of figures, a JSON file.
 
     python bench/run.py [--scale 1] [--short] [--json out.json] [--linearity] [--keep DIR]
-                        [--only limit,translate,check,precommit,startup]
+                        [--only limit,floor,translate,check,precommit,startup]
 
 It generates the synthetic corpus (bench/generate.py) into a temporary directory and times,
 with this checkout's hipport (`python -m hipport`, PYTHONPATH = the checkout) and a private
@@ -9,6 +9,8 @@ cache directory (HIPPORT_CACHE_DIR):
 
   limit                 bench/limit.py: read every file, clang_tokenize it with a trivial parse,
                         read kind/location/length from the token array (one process)
+  floor                 bench/floor.py: issue 15's lexing floor (a declaration parse per file,
+                        every token's spelling, kind and extent through the Python bindings)
   cold_translate_jobs1  translate DIR -o OUT --no-cache --jobs 1
   cold_translate_all    translate DIR -o OUT --no-cache (all cores)
   warm_rerun            the same translate command again with the cache (after one run to fill it)
@@ -57,6 +59,7 @@ from generate import generate  # noqa: E402
 TARGETS = (
     ("limit_ratio_translate", "cpu", 2.5, "cold translate --jobs 1 / limit (cpu)"),
     ("limit_ratio_check", "cpu", 2.5, "cold check --jobs 1 / limit (cpu)"),
+    ("floor_ratio_translate", "cpu", 1.1, "cold translate --jobs 1 / lexing floor (cpu)"),
     ("warm_rerun", "wall_s", 1.0, "warm re-run, whole corpus (s)"),
     ("precommit_hipport", "wall_s", 0.5, "one changed file, hipport's own run (s)"),
     ("precommit_run", "wall_s", 1.0, "one changed file, whole pre-commit run (s)"),
@@ -130,6 +133,21 @@ def measure_limit(b: Bench, corpus: Path) -> dict:
     inner = json.loads(out.read_text())
     return {
         **inner,
+        "process_wall_s": r["wall_s"],
+        "process_cpu_s": r["cpu_s"],
+        "rss_mb": r["rss_mb"],
+    }
+
+
+def measure_floor(b: Bench, corpus: Path) -> dict:
+    """Issue 15's lexing floor (bench/floor.py: a declaration parse and every token through
+    the Python bindings), its own timed region as for the limit."""
+    out = b.work / "floor.json"
+    r = b.run([sys.executable, str(BENCH / "floor.py"), str(corpus), "--json", str(out)])
+    inner = json.loads(out.read_text())
+    return {
+        **inner,
+        "wall_s": inner["seconds"],
         "process_wall_s": r["wall_s"],
         "process_cpu_s": r["cpu_s"],
         "rss_mb": r["rss_mb"],
@@ -283,6 +301,12 @@ def measure_startup(b: Bench, results: dict) -> None:
 
 def derive(results: dict, corpus: dict) -> None:
     cold, limit = results.get("cold_translate_jobs1"), results.get("limit")
+    floor = results.get("floor")
+    if cold and floor:
+        results["floor_ratio_translate"] = {
+            "wall": cold["wall_s"] / floor["wall_s"],
+            "cpu": cold["cpu_s"] / floor["cpu_s"],
+        }
     for key, run in (("translate", cold), ("check", results.get("check_cold_jobs1"))):
         if run and limit:
             results[f"limit_ratio_{key}"] = {
@@ -298,7 +322,9 @@ def derive(results: dict, corpus: dict) -> None:
     rss = [
         r["rss_mb"]
         for k, r in results.items()
-        if isinstance(r, dict) and "rss_mb" in r and k not in ("limit", "precommit_install")
+        if isinstance(r, dict)
+        and "rss_mb" in r
+        and k not in ("limit", "floor", "precommit_install")
     ]
     if rss:
         results["peak_rss_mb"] = {"value": max(rss)}
@@ -325,6 +351,7 @@ def verdicts(results: dict) -> list[tuple[str, float | None, float, str, float |
 
 ROWS = (
     ("limit", "limit: trivial parse + clang_tokenize, one process"),
+    ("floor", "lexing floor (issue 15): parse + tokens via bindings"),
     ("cold_translate_jobs1", "cold translate --jobs 1"),
     ("cold_translate_all", "cold translate, all cores"),
     ("warm_rerun", "warm re-run (cache), same -o"),
@@ -366,6 +393,12 @@ def render(report: dict) -> str:
                 f"ratio to the limit, cold {key} --jobs 1: {ratio['cpu']:.2f}x cpu, "
                 f"{ratio['wall']:.2f}x wall"
             )
+    if "floor_ratio_translate" in r:
+        ratio = r["floor_ratio_translate"]
+        lines.append(
+            f"ratio to the lexing floor (issue 15), cold translate --jobs 1: "
+            f"{ratio['cpu']:.2f}x cpu, {ratio['wall']:.2f}x wall"
+        )
     if "lines_per_s" in r:
         lps = r["lines_per_s"]
         lines.append(
@@ -504,7 +537,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-SECTIONS = ("limit", "translate", "check", "precommit", "startup")
+SECTIONS = ("limit", "floor", "translate", "check", "precommit", "startup")
 
 
 def benchmark(
@@ -526,6 +559,9 @@ def benchmark(
     if "limit" in sections:
         b.say("  limit ...")
         results["limit"] = measure_limit(b, corpus)
+    if "floor" in sections:
+        b.say("  lexing floor (issue 15) ...")
+        results["floor"] = measure_floor(b, corpus)
     if "translate" in sections:
         measure_translate(b, corpus, results)
     if "check" in sections:

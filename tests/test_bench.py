@@ -15,6 +15,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 TIMED = (
     "limit",
+    "floor",
     "cold_translate_jobs1",
     "cold_translate_all",
     "warm_rerun",
@@ -69,12 +70,14 @@ def test_short_benchmark_writes_every_figure(tmp_path: Path) -> None:
     for key in ("cold_translate_jobs1", "check_cold_jobs1", "limit", "precommit_hipport"):
         assert results[key]["cpu_s"] > 0 and results[key]["rss_mb"] > 0, key
     assert results["limit"]["tokens"] > 0 and results["limit"]["files"] > 0
-    for key in ("limit_ratio_translate", "limit_ratio_check"):
+    assert results["floor"]["tokens"] > 0 and results["floor"]["cpu_s"] > 0
+    for key in ("limit_ratio_translate", "limit_ratio_check", "floor_ratio_translate"):
         assert results[key]["wall"] > 0 and results[key]["cpu"] > 0, key
     assert results["lines_per_s"]["wall"] > 0 and results["peak_rss_mb"]["value"] > 0
     assert "precommit_run" in results or "precommit_run" in report["skipped"]
     assert {t[3] for t in report["targets"]} <= {"PASS", "MISS", "-"}
     assert "targets:" in proc.stdout and "ratio to the limit, cold check" in proc.stdout
+    assert "ratio to the lexing floor (issue 15)" in proc.stdout
 
 
 def test_limit_tokenizes_the_files_hipport_processes(tmp_path: Path) -> None:
