@@ -13,13 +13,22 @@ It never raises on bad input: a file it cannot lex gets `error` set and output =
 
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass, field
 
 from hipport.catalogue import SEMANTIC_PARSE_ERROR
 from hipport.edits import Edit, OverlappingEdits, apply, compose, normalize
 from hipport.findings import Finding, Use
-from hipport.lexer import IDENTIFIER, LexError, Token, lex, might_need_translation
+from hipport.lexer import (
+    IDENTIFIER,
+    Columns,
+    LexError,
+    Token,
+    lex,
+    lex_columns,
+    might_need_translation,
+)
 from hipport.options import EngineOptions
 from hipport.rules import Context, Rule, RuleResult, all_rules, rule_for, vocabulary
 from hipport.rules.gate_facts import macro_names
@@ -78,16 +87,33 @@ def _translate(
     if path.endswith(PASS_THROUGH_SUFFIXES) or not might_need_translation(source):
         return TranslationResult(path, source, source, defined_names=_safe_defined(source, path))
     try:
-        tokens = lex(source, path)
+        lexed = lex_columns(source, path)
     except LexError as exc:
         return TranslationResult(path, source, source, error=str(exc))
-    return _translate_tokens(source, tokens, path, target, options)
+    return _translate_tokens(source, lexed, path, target, options)
 
 
 def _translate_tokens(
-    source: bytes, tokens: list[Token], path: str, target: Target, options: EngineOptions
+    source: bytes, lexed: Columns, path: str, target: Target, options: EngineOptions
 ) -> TranslationResult:
-    ctx = _context(source, tokens, path, target, options)
+    # The file's objects are freed by reference counting when it is done (Context.release
+    # breaks the cycles among its lookups), so the cyclic collector is paused meanwhile:
+    # otherwise it walks the file's tokens again and again while the rules allocate.
+    collecting = gc.isenabled()
+    gc.disable()
+    ctx: Context | None = None
+    try:
+        ctx = _context(source, lexed, path, target, options)
+        return _run_rules(source, ctx)
+    finally:
+        if ctx is not None:
+            ctx.release()
+        if collecting:
+            gc.enable()
+
+
+def _run_rules(source: bytes, ctx: Context) -> TranslationResult:
+    options, path = ctx.options, ctx.path
     findings: list[Finding] = []
     if options.semantic or options.cuda_path or options.compile_args:
         findings.extend(_semantic(ctx))
@@ -106,12 +132,16 @@ def _translate_tokens(
 
 
 def _context(
-    source: bytes, tokens: list[Token], path: str, target: Target, options: EngineOptions
+    source: bytes,
+    lexed: Columns | list[Token],
+    path: str,
+    target: Target,
+    options: EngineOptions,
 ) -> Context:
     tables = options.tables or load_tables()
-    ctx = Context(source, tokens, path, target, tables, options, vocabulary=vocabulary())
+    ctx = Context(source, lexed, path, target, tables, options, vocabulary=vocabulary())
     # the directive lines are found once per file, for this and for every rule
-    ctx.defined = names_defined_by(tokens, source, ctx.directives)
+    ctx.defined = names_defined_by(ctx.tokens, source, ctx.directives)
     return ctx
 
 

@@ -121,15 +121,19 @@ class Token(_Fields):
 
 
 class _Lines:
-    """The line starts of one source as clang counts lines, shared by all its tokens."""
+    """The line starts of one source as clang counts lines, shared by all its tokens and
+    found on the first position asked for."""
 
-    __slots__ = ("starts",)
+    __slots__ = ("_starts", "source")
 
-    def __init__(self, starts: list[int]) -> None:
-        self.starts = starts
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+        self._starts: list[int] | None = None
 
     def position(self, offset: int) -> tuple[int, int]:
-        starts = self.starts
+        starts = self._starts
+        if starts is None:
+            starts = self._starts = _clang_line_starts(self.source)
         line = bisect_right(starts, offset)
         return line, offset - starts[line - 1] + 1
 
@@ -165,13 +169,26 @@ def decode(data: bytes) -> str:
 
 def lex(source: bytes, path: str = "<input>") -> list[Token]:
     """Tokenize `source` (the whole file, every preprocessor arm). Raises LexError."""
+    return lex_columns(source, path).tokens()
+
+
+def lex_columns(source: bytes, path: str = "<input>") -> Columns:
+    """`lex` as columns: the Token objects are made only if someone asks for them."""
     _admit(source, path)
     if not source:
-        return []
+        return Columns([], [], [], [], None)
     wrapped = _wrap(source)
     with _PARSER.lock:  # one unit per process: one file at a time in it
         tu = _PARSER.parse(wrapped.buffer, path)
-        return _tokens(tu, wrapped, source)
+        read = _tokens(tu, wrapped, source)
+    return read if isinstance(read, Columns) else _as_columns(read)
+
+
+def _as_columns(tokens: list[Token]) -> Columns:
+    cols = columns(tokens)
+    out = Columns(cols.texts, cols.kinds, cols.starts, cols.ends, None)
+    out._tokens = cols  # noqa: SLF001 (made here, with its tokens)
+    return out
 
 
 def lex_by_full_parse(source: bytes, path: str = "<input>") -> list[Token]:
@@ -191,7 +208,9 @@ def lex_by_full_parse(source: bytes, path: str = "<input>") -> list[Token]:
         )
     except cindex.TranslationUnitLoadError as exc:
         raise LexError(f"{path}: libclang could not load the file: {exc}") from None
-    return _tokens(tu, _Wrapped(source, 0, 0, 0), source, fast=False)
+    read = _tokens(tu, _Wrapped(source, 0, 0, 0), source, fast=False)
+    assert not isinstance(read, Columns)
+    return read
 
 
 def _admit(source: bytes, path: str) -> None:
@@ -261,8 +280,9 @@ _PARSER = _Parser()
 
 def _tokens(
     tu: cindex.TranslationUnit, wrapped: _Wrapped, source: bytes, fast: bool = True
-) -> list[Token]:
-    """The source's tokens; `fast=False` takes only the documented libclang calls."""
+) -> list[Token] | Columns:
+    """The source's tokens (as columns on the fast path); `fast=False` takes only the
+    documented libclang calls."""
     lib = cindex.conf.lib
     try:
         file = tu.get_file(_VIRTUAL_NAME)
@@ -321,9 +341,62 @@ class TokenList(list):
     ends: list[int]
 
 
-def columns(tokens: list[Token]) -> TokenList:
-    """`tokens` with their columns: the lexer's own when it made them, else computed."""
-    if isinstance(tokens, TokenList):
+class Columns:
+    """A file's tokens as four parallel lists (`texts`, `kinds`, `starts`, `ends`), what
+    `lex_columns` returns: the Token objects are made only when `tokens()` is first asked
+    for (most files need few of them, or none)."""
+
+    __slots__ = ("_tokens", "ends", "kinds", "starts", "texts", "where")
+
+    def __init__(  # noqa: PLR0913 (the four columns and their line table)
+        self,
+        texts: list[str],
+        kinds: list[str],
+        starts: list[int],
+        ends: list[int],
+        where: _Lines | None,
+    ) -> None:
+        self.texts, self.kinds, self.starts, self.ends = texts, kinds, starts, ends
+        self.where = where
+        self._tokens: TokenList | None = None
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def token(self, i: int) -> Token:
+        """Token i (made on its own, without the others)."""
+        if self._tokens is not None:
+            return self._tokens[i]
+        return _new_token((self.kinds[i], self.texts[i], self.starts[i], self.ends[i], self.where))
+
+    def tokens(self) -> TokenList:
+        """Every token, made on the first call (the later calls return the same list)."""
+        if self._tokens is None:
+            collecting = gc.isenabled()
+            gc.disable()  # millions of new tuples, no cycle among them
+            try:
+                out = TokenList(
+                    map(
+                        _new_token,
+                        zip(self.kinds, self.texts, self.starts, self.ends, repeat(self.where)),
+                    )
+                )
+            finally:
+                if collecting:
+                    gc.enable()
+            out.texts, out.kinds, out.starts, out.ends = (
+                self.texts,
+                self.kinds,
+                self.starts,
+                self.ends,
+            )
+            self._tokens = out
+        return self._tokens
+
+
+def columns(tokens: list[Token] | Columns) -> TokenList | Columns:
+    """The columns of `tokens`: the lexer's own when it made them, else computed."""
+    if isinstance(tokens, (TokenList, Columns)):
         return tokens
     out = TokenList(tokens)
     out.kinds, out.texts, out.starts, out.ends = (
@@ -332,7 +405,7 @@ def columns(tokens: list[Token]) -> TokenList:
     return out
 
 
-def _fast_convert(lib, tu, memory, n: int, wrapped: _Wrapped, source: bytes) -> list[Token] | None:  # noqa: ANN001
+def _fast_convert(lib, tu, memory, n: int, wrapped: _Wrapped, source: bytes) -> Columns | None:  # noqa: ANN001
     """Tokens read straight from the CXToken array (kind, raw location, length): one
     libclang call per file instead of six per token, which was most of the lexing time.
     None when anything does not match the documented path, which the caller then takes."""
@@ -360,19 +433,16 @@ def _fast_convert(lib, tu, memory, n: int, wrapped: _Wrapped, source: bytes) -> 
         or not all(map(le, ends, islice(starts, 1, None)))
     ):
         return None
-    where = _Lines(_clang_line_starts(source))
+    where = _Lines(source)
     spans = map(slice, starts, ends)
     if source.isascii():
         texts = map(source.decode("ascii").__getitem__, spans)
     else:
         texts = map(decode, map(source.__getitem__, spans))
-    texts = list(texts)
-    kinds = list(map(_KINDS.__getitem__, kind_ids))
-    out = TokenList(map(_new_token, zip(kinds, texts, starts, ends, repeat(where))))
-    out.texts, out.kinds, out.starts, out.ends = texts, kinds, starts, ends
+    out = Columns(list(texts), list(map(_KINDS.__getitem__, kind_ids)), starts, ends, where)
     sample = sorted({0, n - 1, *range(0, n, max(1, n // _SAMPLE))})
     documented = _convert(lib, tu, [memory[i] for i in sample], wrapped, source)
-    if documented != [out[i] for i in sample]:
+    if documented != [out.token(i) for i in sample]:
         return None
     return out
 

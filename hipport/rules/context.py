@@ -12,7 +12,7 @@ from typing import Protocol
 
 from hipport.edits import Edit
 from hipport.findings import RULES, Finding, Location, Severity, Use
-from hipport.lexer import IDENTIFIER, Token, TokenList, columns, line_starts
+from hipport.lexer import IDENTIFIER, Columns, Token, TokenList, columns, line_starts
 from hipport.options import EngineOptions
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.tokens import Directive, directives
@@ -23,7 +23,9 @@ from hipport.target import Target
 @dataclass
 class Context:
     source: bytes
-    tokens: list[Token]
+    # The file's tokens as the lexer gave them: columns (hipport.lexer.lex_columns) or a
+    # list of Token; `tokens` makes the Token objects on first use.
+    lexed: Columns | list[Token]
     path: str
     target: Target
     tables: Tables
@@ -43,10 +45,22 @@ class Context:
     _resolutions: dict[str, Resolution] = field(default_factory=dict, repr=False)
 
     @cached_property
-    def columns(self) -> TokenList:
+    def tokens(self) -> list[Token]:
+        """The file's Token objects (made on first use: a rule that can work from the
+        columns never pays for them)."""
+        lexed = self.lexed
+        return lexed.tokens() if isinstance(lexed, Columns) else lexed
+
+    @cached_property
+    def columns(self) -> TokenList | Columns:
         """The tokens as columns (`texts`, `kinds`, `starts`, `ends`: lists parallel to
         `tokens`), for tests at C speed over the whole file."""
-        return columns(self.tokens)
+        return columns(self.lexed)
+
+    def token(self, i: int) -> Token:
+        """Token i, without making the others."""
+        lexed = self.lexed
+        return lexed.token(i) if isinstance(lexed, Columns) else lexed[i]
 
     @property
     def texts(self) -> list[str]:
@@ -89,6 +103,12 @@ class Context:
         """The file's line ending (CRLF if its first line ends so)."""
         nl = self.source.find(b"\n")
         return b"\r\n" if nl > 0 and self.source[nl - 1] == 0x0D else b"\n"
+
+    def release(self) -> None:
+        """Drop everything the file's lookups made (the code index refers back to this
+        context): the engine calls it when the rules are done, so the file's tokens are
+        freed at once instead of waiting for the cyclic collector."""
+        self.__dict__.clear()
 
     def resolve(self, name: str) -> Resolution:
         res = self._resolutions.get(name)
