@@ -1,10 +1,13 @@
 """The file's code tokens (comments dropped), indexed once per file, and the structure
-several rules read: directive lines, #defines, #includes, function bodies.
+several rules read: directive lines, #defines, #includes, function bodies, brackets.
 
-Built once per file (Context.code) in one pass over the tokens: every text of the rules'
-vocabularies (Rule.vocabulary, collected by the engine) is indexed up front, so that a
-rule visits only the names or operators it looks for instead of walking every token
-again. A text outside the vocabularies is indexed on its first lookup (one more pass).
+Built once per file (Context.code) from the lexer's columns at C speed (`compress`/`map`
+over `ctx.texts` and `ctx.kinds`, no Python pass over the tokens): the code tokens' texts
+and kinds, and the positions of every text of the rules' vocabularies (Rule.vocabulary,
+collected by the engine), so that a rule visits only the names or operators it looks for
+instead of walking every token again. A text outside the vocabularies is indexed on its
+first lookup (one more C-speed pass). Bodies and bracket matches come from one
+`accumulate` of the bracket depths, never from a walk through the tokens between.
 """
 
 from __future__ import annotations
@@ -13,20 +16,33 @@ from bisect import bisect_left
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cached_property
-from operator import itemgetter
+from itertools import accumulate, compress
 from typing import TYPE_CHECKING
 
 from hipport.findings import Finding, RuleInfo
 from hipport.lexer import COMMENT, IDENTIFIER, LITERAL, PUNCTUATION, Token
-from hipport.rules.tokens import INCLUDE_DIRECTIVES, include_spelling, int_value, matching
+from hipport.rules.tokens import (
+    INCLUDE_DIRECTIVES,
+    OPENERS,
+    include_spelling,
+    int_value,
+    matching,
+)
 
 if TYPE_CHECKING:
     from hipport.rules.context import Context
 
-_TEXT = itemgetter(1)  # Token.text
-_KIND = itemgetter(0)  # Token.kind
 # The texts the index itself looks up (function bodies).
 _STRUCTURE = frozenset({"{"})
+# Bracket text -> its change of the nesting depth (tokens.matching counts all three kinds).
+_DEPTH = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+# Words that may stand between a parameter list's `)` and a function body's `{`.
+_AFTER_PARAMETERS = frozenset(
+    {"const", "noexcept", "override", "final", "mutable", "volatile", "&", "&&"}
+)
+# Deleting k items from a list of n moves up to k * n pointers (memmove, fast).
+_MAX_MOVES = 1 << 25
+_DEVICE_WORDS = frozenset({"__device__", "__global__"})
 
 
 @dataclass(frozen=True)
@@ -50,37 +66,86 @@ class Define:
 class CodeIndex:
     """The file's code tokens (comments dropped) and the structure the checks share.
 
-    Built once per file: the token texts and kinds as lists, and every text's code-token
-    indices, so that a check visits only the names or operators it looks for instead of
-    walking every token again."""
+    `texts` and `kinds` are lists parallel to the code tokens (read-only: without comments
+    in the file they are the Context's own columns), `orig` maps a code-token index to its
+    index in ctx.tokens and `toks` holds the Token objects (both made on first use).
+    Lookups by text (`indices`) read positions found at C speed: which of the asked texts
+    the file has at all (one pass for all the vocabularies, on the first lookup), then
+    where they are (one pass for all the texts the file has, on the first lookup that
+    finds one)."""
 
     def __init__(self, ctx: Context, vocabulary: Collection[str] = ()) -> None:
         self.ctx = ctx
-        self.orig = [i for i, t in enumerate(ctx.tokens) if t.kind != COMMENT]
-        self.toks: list[Token] = [ctx.tokens[i] for i in self.orig]
-        self.texts: list[str] = list(map(_TEXT, self.toks))
-        self.kinds: list[str] = list(map(_KIND, self.toks))
-        self.n = len(self.toks)
-        # text -> ascending code-token indices of the tokens spelled so (any kind), for
-        # the texts in self._indexed: the rules' vocabularies up front (one pass for all),
-        # others on demand
-        self.at: dict[str, list[int]] = {}
+        texts, kinds = ctx.texts, ctx.kinds
+        # ctx-token indices of the comments, and the code tokens between them as slices
+        self._comments = _all_positions(kinds, COMMENT)
+        if self._comments:
+            self.texts: list[str] = _dropped(texts, self._comments)
+            self.kinds: list[str] = _dropped(kinds, self._comments)
+        else:
+            self.texts, self.kinds = texts, kinds
+        self.n = len(self.texts)
+        # What is known of the texts in self._indexed (the rules' vocabularies, asked for
+        # all at the first lookup, others on their own): `_present` those the file has;
+        # `_hits` the ascending code-token indices of the tokens (any kind) spelled as one
+        # of `_located` (the present texts already looked for), `_hit_texts` their texts;
+        # `_at` text -> its positions (made on its first lookup).
+        self._pending: frozenset[str] = _STRUCTURE | frozenset(vocabulary)
         self._indexed: set[str] = set()
-        self._index(_STRUCTURE | frozenset(vocabulary))
+        self._present: set[str] = set()
+        self._located: set[str] = set()
+        self._hits: list[int] = []
+        self._hit_texts: list[str] = []
+        self._at: dict[str, list[int]] = {}
 
-    def _index(self, texts: Collection[str]) -> None:
-        """Add the positions of `texts` to self.at, in one pass over the tokens."""
+    @cached_property
+    def orig(self) -> list[int]:
+        """Code-token index -> index in ctx.tokens."""
+        out: list[int] = []
+        for a, b in _runs_between(self._comments, len(self.ctx.kinds)):
+            out += range(a, b)
+        return out
+
+    @cached_property
+    def toks(self) -> list[Token]:
+        """The code tokens (comments dropped), parallel to `texts`."""
+        return _dropped(self.ctx.tokens, self._comments)
+
+    def _code_index(self, i: int) -> int:
+        """The code-token index of ctx.tokens[i] (of the next code token if i is a comment)."""
+        return i - bisect_left(self._comments, i)
+
+    def _know(self, texts: Collection[str]) -> None:
+        """Learn which of `texts` (and of the vocabularies, the first time) the file has:
+        one C-speed pass over the texts."""
         if self._indexed.issuperset(texts):  # the common case, tested in C
             return
-        missing = {t for t in texts if t not in self._indexed}
-        at, all_texts = self.at, self.texts
-        for k in [k for k, t in enumerate(all_texts) if t in missing]:
-            ks = at.get(all_texts[k])
-            if ks is None:
-                at[all_texts[k]] = [k]
-            else:
-                ks.append(k)
+        missing = set(texts) - self._indexed
+        if self._pending:
+            missing |= self._pending - self._indexed
+            self._pending = frozenset()
         self._indexed |= missing
+        self._present |= missing.intersection(self.texts)
+
+    def _locate(self, texts: set[str]) -> None:
+        """Add the positions of the present texts not yet located (at least `texts`) to
+        the hits: one C-speed pass over the texts."""
+        if self._located.issuperset(texts):
+            return
+        todo = self._present - self._located
+        self._located |= todo
+        all_texts = self.texts
+        new = list(compress(range(self.n), map(todo.__contains__, all_texts)))
+        hits = sorted(self._hits + new) if self._hits else new
+        self._hits = hits
+        self._hit_texts = list(map(all_texts.__getitem__, hits))
+
+    def _positions(self, text: str) -> list[int]:
+        """Ascending code-token indices of the tokens spelled `text` (a located text)."""
+        ks = self._at.get(text)
+        if ks is None:
+            ks = self._at[text] = list(compress(self._hits, map(text.__eq__, self._hit_texts)))
+        return ks
 
     def text(self, k: int | None) -> str:
         return self.texts[k] if k is not None and 0 <= k < self.n else ""
@@ -100,13 +165,16 @@ class CodeIndex:
     def indices(self, texts: Collection[str], kinds: Collection[str] = (IDENTIFIER,)) -> list[int]:
         """Ascending code-token indices of the tokens spelled as one of `texts` and of one
         of `kinds` (identifiers by default)."""
-        self._index(texts)
-        at, own = self.at, self.kinds
-        hits = [at[t] for t in texts if t in at]
-        if not hits:
+        self._know(texts)
+        want = self._present.intersection(texts)
+        if not want:
             return []
-        ks = hits[0] if len(hits) == 1 else sorted(k for h in hits for k in h)
-        return [k for k in ks if own[k] in kinds]
+        self._locate(want)
+        if len(want) == 1:
+            ks = self._positions(next(iter(want)))
+        else:
+            ks = list(compress(self._hits, map(want.__contains__, self._hit_texts)))
+        return list(compress(ks, map(kinds.__contains__, map(self.kinds.__getitem__, ks))))
 
     def mentions(self, texts: Collection[str]) -> bool:
         """Some identifier is spelled as one of `texts`."""
@@ -114,7 +182,12 @@ class CodeIndex:
 
     def names_where(self, test: Callable[[str], bool]) -> list[str]:
         """Distinct token texts passing `test` (each text tested once)."""
-        return [t for t in set(self.texts) if test(t)]
+        return [t for t in self.distinct_texts if test(t)]
+
+    @cached_property
+    def distinct_texts(self) -> frozenset[str]:
+        """The distinct code-token texts."""
+        return frozenset(self.texts)
 
     def finding(self, info: RuleInfo, a: int, b: int, message: str, **fields: object) -> Finding:
         """A finding spanning code tokens a..b inclusive."""
@@ -124,27 +197,46 @@ class CodeIndex:
     def directive_ranges(self) -> list[tuple[str, int, int]]:
         """(name, first, end) of every directive, in code-token indices."""
         out = []
-        orig = self.orig
+        code_index = self._code_index
         for d in self.ctx.directives:
-            # the code tokens of [hash, end) are consecutive in orig (which is ascending)
-            first, end = bisect_left(orig, d.hash), bisect_left(orig, d.end)
+            # the code tokens of [hash, end) are consecutive code tokens
+            first, end = code_index(d.hash), code_index(d.end)
             if first < end:
                 out.append((d.name, first, end))
         return out
 
     @cached_property
     def in_directive(self) -> frozenset[int]:
+        """The code-token indices inside a directive line (a set as large as the
+        directives: `directive_at`/`in_directive_at` answer one index without it)."""
         return frozenset(k for _, a, b in self.directive_ranges for k in range(a, b))
+
+    @cached_property
+    def _directive_bounds(self) -> tuple[list[int], list[int]]:
+        """The first and end code-token indices of the directives (ascending, disjoint)."""
+        ranges = self.directive_ranges
+        return [a for _, a, _ in ranges], [b for _, _, b in ranges]
+
+    def in_directive_at(self, k: int) -> bool:
+        """Code token k is part of a directive line."""
+        return self._directive_end_before(k + 1) > k
+
+    def _directive_end_before(self, k: int) -> int:
+        """The end of the last directive starting before code token k (0 if none)."""
+        firsts, ends = self._directive_bounds
+        i = bisect_left(firsts, k) - 1
+        return ends[i] if i >= 0 else 0
 
     @cached_property
     def defines(self) -> list[Define]:
         out = []
+        toks = self.toks
         for name, a, b in self.directive_ranges:
             if name != "define" or b - a < 3:
                 continue
             n = a + 2
-            fn = self.punct(n + 1, "(") and self.toks[n].end == self.toks[n + 1].start
-            out.append(Define(self.toks[n].text, n, tuple(range(n + 1, b)), fn))
+            fn = self.punct(n + 1, "(") and toks[n].end == toks[n + 1].start
+            out.append(Define(self.texts[n], n, tuple(range(n + 1, b)), fn))
         return out
 
     @cached_property
@@ -152,14 +244,43 @@ class CodeIndex:
         """(header text, first, last) of every #include, in code-token indices (the whole
         directive), for the includes tokens.include_spelling can read."""
         out = []
-        ranges = {d.hash: d for d in self.ctx.directives}
-        for name, a, b in self.directive_ranges:
-            if name not in INCLUDE_DIRECTIVES:
+        ctx = self.ctx
+        for d in ctx.directives:
+            if d.name not in INCLUDE_DIRECTIVES:
                 continue
-            spelled = include_spelling(self.ctx.source, self.ctx.tokens, ranges[self.orig[a]])
-            if spelled is not None:
+            a, b = self._code_index(d.hash), self._code_index(d.end)
+            if a < b and (spelled := include_spelling(ctx.source, ctx.tokens, d)) is not None:
                 out.append((spelled.header, a, b - 1))
         return out
+
+    @cached_property
+    def _brackets(self) -> tuple[list[int], list[int]]:
+        """The code-token indices of the brackets ( [ { } ] ) and the nesting depth after
+        each (one `accumulate`, from the start of the file)."""
+        texts, kinds = self.texts, self.kinds
+        ks = list(compress(range(self.n), map(_DEPTH.__contains__, texts)))
+        ks = list(compress(ks, map(PUNCTUATION.__eq__, map(kinds.__getitem__, ks))))
+        depth = list(accumulate(map(_DEPTH.__getitem__, map(texts.__getitem__, ks))))
+        return ks, depth
+
+    def match(self, k: int, limit: int | None = None) -> int | None:
+        """tokens.matching(self.toks, k, limit), from the bracket depths: the first later
+        bracket back at the depth before k (found by a C-speed `list.index`)."""
+        close = OPENERS.get(self.texts[k])
+        if close is None:
+            return None
+        ks, depth = self._brackets
+        p = bisect_left(ks, k)
+        if p == len(ks) or ks[p] != k:  # not a punctuation token: the walk decides
+            return matching(self.toks, k, limit)
+        try:
+            q = depth.index(depth[p] - 1, p + 1)
+        except ValueError:
+            return None
+        j = ks[q]
+        if limit is not None and j >= limit:
+            return None
+        return j if self.texts[j] == close else None
 
     @cached_property
     def bodies(self) -> list[Body]:
@@ -167,29 +288,23 @@ class CodeIndex:
         outside any other function body. Namespace, class and initializer braces are
         walked into, never taken as bodies."""
         out: list[Body] = []
-        toks = self.toks
-        after = 0  # braces before this index are inside a body already taken
-        for k in self.indices(("{",), (PUNCTUATION,)):
-            if k < after or k in self.in_directive or not self._opens_function(k):
+        opens = self.indices(("{",), (PUNCTUATION,))
+        i = 0
+        while i < len(opens):
+            k = opens[i]
+            i += 1
+            if self.in_directive_at(k) or not self._opens_function(k):
                 continue
-            close = matching(toks, k)
+            close = self.match(k)
             if close is not None:
                 out.append(Body(self._head(k), k, close, self._name(k)))
-                after = close + 1
+                i = bisect_left(opens, close + 1, i)  # braces inside it are not bodies
         return out
 
     def _opens_function(self, k: int) -> bool:
         p = k - 1
-        while p >= 0 and self.text(p) in (
-            "const",
-            "noexcept",
-            "override",
-            "final",
-            "mutable",
-            "volatile",
-            "&",
-            "&&",
-        ):
+        texts = self.texts
+        while p >= 0 and texts[p] in _AFTER_PARAMETERS:
             p -= 1
         return self.punct(p, ")")
 
@@ -207,23 +322,23 @@ class CodeIndex:
                 if depth == 0:
                     break
             p -= 1
-        return self.toks[p - 1].text if p >= 1 and self.toks[p - 1].kind == IDENTIFIER else ""
+        return self.texts[p - 1] if p >= 1 and self.kinds[p - 1] == IDENTIFIER else ""
 
     def _head(self, k: int) -> int:
-        """Start of the declaration a body belongs to: after the previous ; { } or
-        directive line."""
+        """Start of the declaration a body belongs to (k is not in a directive): after the
+        previous ; { } or directive line."""
+        texts, kinds = self.texts, self.kinds
+        stop = self._directive_end_before(k)  # the directive before k ends there
         p = k - 1
         depth = 0
-        while p >= 0:
-            t = self.toks[p]
-            if p in self.in_directive:
-                break
-            if t.kind == PUNCTUATION:
-                if t.text in (")", "]"):
+        while p >= stop:
+            if kinds[p] == PUNCTUATION:
+                t = texts[p]
+                if t in (")", "]"):
                     depth += 1
-                elif t.text in ("(", "["):
+                elif t in ("(", "["):
                     depth -= 1
-                elif depth <= 0 and t.text in (";", "{", "}"):
+                elif depth <= 0 and t in (";", "{", "}"):
                     break
             p -= 1
         return p + 1
@@ -239,9 +354,7 @@ class CodeIndex:
         return ks[bisect_left(ks, a) : bisect_left(ks, b)]
 
     def is_device_body(self, body: Body) -> bool:
-        return any(
-            self.toks[k].text in ("__device__", "__global__") for k in range(body.head, body.open)
-        )
+        return not _DEVICE_WORDS.isdisjoint(self.texts[body.head : body.open])
 
     def device_kind(self, body: Body) -> str | None:
         """ "device" (a __global__ function, or __device__ without __host__), "host-device"
@@ -270,3 +383,35 @@ class CodeIndex:
         while len(toks) >= 2 and toks[0].text == "(" and toks[-1].text == ")":
             toks = toks[1:-1]
         return tuple(toks)
+
+
+def _all_positions(items: list[str], item: str) -> list[int]:
+    """The indices of `item` in `items` (a C-speed `list.index` scan from one to the next)."""
+    out: list[int] = []
+    i = -1
+    find = items.index
+    try:
+        while True:
+            i = find(item, i + 1)
+            out.append(i)
+    except ValueError:
+        return out
+
+
+def _runs_between(cuts: list[int], n: int) -> list[tuple[int, int]]:
+    """The non-empty index ranges [a, b) of 0..n that hold none of the ascending `cuts`."""
+    return [(a, b) for a, b in zip((0, *map((1).__add__, cuts)), (*cuts, n), strict=True) if a < b]
+
+
+def _dropped(items: list, cuts: list[int]) -> list:
+    """`items` without the ascending indices `cuts`: a copy with the cuts deleted
+    (memmoves) while that stays near linear, else the ranges between the cuts joined."""
+    if len(cuts) * len(items) <= _MAX_MOVES:
+        out = items[:]
+        for i in reversed(cuts):
+            del out[i]
+        return out
+    joined: list = []
+    for a, b in _runs_between(cuts, len(items)):
+        joined += items[a:b]
+    return joined
