@@ -128,8 +128,9 @@ class Context:
         return Location(self.path, line, col, end_line, end_col)
 
     def token_location(self, tok: Token) -> Location:
+        line, column = tok.where.position(tok.start)  # tok.line, tok.column in one lookup
         end_line, end_col = self.position(tok.end)
-        return Location(self.path, tok.line, tok.column, end_line, end_col)
+        return Location(self.path, line, column, end_line, end_col)
 
     def finding(self, code: str, start: int, end: int, message: str, **fields: object) -> Finding:
         """A Finding with the registered default severity of `code`."""

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from itertools import compress
+from typing import NamedTuple
+from weakref import WeakKeyDictionary
 
 from hipport.catalogue import (
     CUDA_SIGNATURE_CHANGED,
@@ -24,7 +27,7 @@ from hipport.catalogue import (
     UNSUPPORTED,
 )
 from hipport.edits import Edit
-from hipport.findings import Finding, Use
+from hipport.findings import Use
 from hipport.lexer import IDENTIFIER, LITERAL, Token
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.names import INCLUDE_GUARDS, PRESERVE
@@ -35,8 +38,9 @@ from hipport.rules.tokens import (
     next_code,
     split_template_args,
 )
-from hipport.tables import Resolution, Status
+from hipport.tables import Resolution, Status, Tables
 from hipport.tables.arguments import argument_tables
+from hipport.target import Target
 
 _BY_STATUS = {
     Status.UNSUPPORTED: UNSUPPORTED.code,
@@ -71,14 +75,20 @@ class RenameRule:
         user = ctx.options.user_renames
         disabled = ctx.options.disabled_mappings
         skip = ctx.user_declared
+        strings = ctx.target.translate_strings
+        wanted = _wanted(ctx)
+        if not wanted and not strings:
+            return out
         overloads = argument_tables(ctx.tables.directory).overloads
-        includes = {d.hash for d in ctx.directives if d.name == "include"}
         include_ranges = [(d.hash, d.end) for d in ctx.directives if d.name == "include"]
-        in_include = _index_set(include_ranges) if includes else frozenset()
-        for i, tok in enumerate(tokens):
-            kind = tok.kind
+        in_include = _index_set(include_ranges) if include_ranges else frozenset()
+        kinds = ctx.kinds
+        plans = _PLANS.setdefault(ctx.tables, {}).setdefault(ctx.target, {})
+        for i in _positions(ctx, wanted, strings):
+            kind = kinds[i]
+            tok = tokens[i]
             if kind == LITERAL:
-                if ctx.target.translate_strings and '"' in tok.text and i not in in_include:
+                if '"' in tok.text and i not in in_include:
                     edits.extend(self._in_string(ctx, tok))
                 continue
             if kind != IDENTIFIER:
@@ -98,13 +108,19 @@ class RenameRule:
                 continue
             if name in disabled:
                 continue
+            plan = None
             if name in overloads:
-                res = _overload(ctx, name, overloads[name].get(_call_arity(tokens, i)))
-                if res is not None:
-                    self._one(ctx, tok, res, out)
-                    continue
-            res = ctx.resolve(name)
-            self._one(ctx, tok, res, out)
+                hip = overloads[name].get(_call_arity(tokens, i))
+                res = _overload(ctx, name, hip)
+                if res is not None and hip is not None:
+                    plan = plans.get((name, hip))
+                    if plan is None:
+                        plan = plans[name, hip] = _make_plan(ctx, name, res)
+            if plan is None:
+                plan = plans.get(name)
+                if plan is None:
+                    plan = plans[name] = _make_plan(ctx, name, ctx.resolve(name))
+            self._one(ctx, tok, plan, out)
         if not edits and findings and _already_hip(ctx, uses):
             # HIP code using a name CUDA deprecated but HIP keeps (__shfl_xor): not news.
             findings[:] = [
@@ -112,77 +128,24 @@ class RenameRule:
             ]
         return out
 
-    def _one(self, ctx: Context, tok: Token, res: Resolution, out: RuleResult) -> None:
-        edits, findings = out.edits, out.findings
-        name = tok.text
-        fields = dict(
-            api=name,
-            family=res.family,
-            hip=res.new_name,
-            min_rocm=str(res.min_rocm) if res.min_rocm else None,
-            alternative=", ".join(a.name for a in res.alternatives) or None,
-        )
-        if res.status is Status.MAPPED:
-            if not _plain_c_name(res):
-                out.uses.append(ctx.use(tok, res, res.new_name))
-            if res.renames:
-                edits.append(ctx.edit(tok.start, tok.end, res.new_name or name, self.name))
-            for code, version, what in (
-                (DEPRECATED_CUDA.code, res.deprecated_cuda, "deprecated in CUDA"),
-                (REMOVED_CUDA.code, res.removed_cuda, "removed from CUDA"),
-                (DEPRECATED_HIP.code, res.deprecated_hip, "deprecated in HIP"),
-            ):
-                if version is not None:
-                    findings.append(
-                        ctx.finding(
-                            code,
-                            tok.start,
-                            tok.end,
-                            f"{name} is {what} since {version} (renamed to {res.new_name})",
-                            **fields,
-                        )
-                    )
-            if res.cuda_mismatch is not None:
-                findings.append(
-                    ctx.finding(
-                        CUDA_SIGNATURE_CHANGED.code,
-                        tok.start,
-                        tok.end,
-                        res.cuda_mismatch_reason(),
-                        **fields,
-                    )
+    def _one(self, ctx: Context, tok: Token, plan: _Plan, out: RuleResult) -> None:
+        """One occurrence of a table name, as its plan says."""
+        start, end = tok.start, tok.end
+        if plan.use:
+            out.uses.append(
+                Use(
+                    tok.text,
+                    plan.res.family,
+                    plan.res.status,
+                    ctx.token_location(tok),
+                    plan.use_new_name,
+                    plan.res.min_rocm,
                 )
-            if res.condition:
-                findings.append(
-                    ctx.finding(
-                        REQUIRES_MACRO.code,
-                        tok.start,
-                        tok.end,
-                        f"{res.new_name} needs {res.condition} defined before the HIP headers",
-                        **fields,
-                        hint=f"add -D{res.condition} to the build",
-                    )
-                )
-            if res.alternatives and ctx.target.amd_ext:
-                findings.append(self._hipext(ctx, tok, res, fields))
-            return
-        out.uses.append(ctx.use(tok, res))
-        code = _BY_STATUS.get(res.status)
-        if code is None:
-            return
-        findings.append(ctx.finding(code, tok.start, tok.end, res.reason(), **fields))
-        if res.alternatives:
-            findings.append(self._hipext(ctx, tok, res, fields))
-
-    def _hipext(self, ctx: Context, tok: Token, res: Resolution, fields: dict) -> Finding:
-        ext = res.alternatives[0]
-        return ctx.finding(
-            HIPEXT.code,
-            tok.start,
-            tok.end,
-            f"AMD extension {ext.name} can stand in for {tok.text}: {ext.stands_in_for}",
-            **{**fields, "hint": ext.signature},
-        )
+            )
+        if plan.new is not None:
+            out.edits.append(Edit(start, end, plan.new, self.name, ctx.source[start:end]))
+        for code, message, fields in plan.findings:
+            out.findings.append(ctx.finding(code, start, end, message, **fields))
 
     def _in_string(self, ctx: Context, tok: Token) -> list[Edit]:
         """Whole-word API names inside a string literal (only with translate_strings)."""
@@ -207,6 +170,100 @@ class RenameRule:
                 continue
             out.append(ctx.edit(tok.start + m.start(), tok.start + m.end(), new, self.name))
         return out
+
+
+class _Plan(NamedTuple):
+    """What every occurrence of one resolved name gives: a Use (with its new name), an
+    edit to `new` (None: none) and findings (code, message, fields), in that order."""
+
+    res: Resolution
+    use: bool
+    use_new_name: str | None
+    new: bytes | None
+    findings: tuple[tuple[str, str, dict[str, object]], ...]
+
+
+# per Tables object (weakly: a dropped Tables drops its entries) and Target: a name (or
+# a name and the HIP function of its overload) -> its plan, worked out once a process
+_PLANS: WeakKeyDictionary[Tables, dict[Target, dict[str | tuple[str, str], _Plan]]] = (
+    WeakKeyDictionary()
+)
+
+
+def _make_plan(ctx: Context, name: str, res: Resolution) -> _Plan:
+    """The plan of `name` resolved to `res` (ctx.resolve's, or an overload's)."""
+    fields: dict[str, object] = dict(
+        api=name,
+        family=res.family,
+        hip=res.new_name,
+        min_rocm=str(res.min_rocm) if res.min_rocm else None,
+        alternative=", ".join(a.name for a in res.alternatives) or None,
+    )
+    found: list[tuple[str, str, dict[str, object]]] = []
+    if res.status is not Status.MAPPED:
+        code = _BY_STATUS.get(res.status)
+        if code is not None:
+            found.append((code, res.reason(), fields))
+            if res.alternatives:
+                found.append(_hipext(name, res, fields))
+        return _Plan(res, True, None, None, tuple(found))
+    for code, version, what in (
+        (DEPRECATED_CUDA.code, res.deprecated_cuda, "deprecated in CUDA"),
+        (REMOVED_CUDA.code, res.removed_cuda, "removed from CUDA"),
+        (DEPRECATED_HIP.code, res.deprecated_hip, "deprecated in HIP"),
+    ):
+        if version is not None:
+            message = f"{name} is {what} since {version} (renamed to {res.new_name})"
+            found.append((code, message, fields))
+    if res.cuda_mismatch is not None:
+        found.append((CUDA_SIGNATURE_CHANGED.code, res.cuda_mismatch_reason(), fields))
+    if res.condition:
+        message = f"{res.new_name} needs {res.condition} defined before the HIP headers"
+        found.append(
+            (
+                REQUIRES_MACRO.code,
+                message,
+                {**fields, "hint": f"add -D{res.condition} to the build"},
+            )
+        )
+    if res.alternatives and ctx.target.amd_ext:
+        found.append(_hipext(name, res, fields))
+    new = (res.new_name or name).encode("utf-8", "surrogateescape") if res.renames else None
+    return _Plan(res, not _plain_c_name(res), res.new_name, new, tuple(found))
+
+
+def _hipext(
+    name: str, res: Resolution, fields: dict[str, object]
+) -> tuple[str, str, dict[str, object]]:
+    ext = res.alternatives[0]
+    message = f"AMD extension {ext.name} can stand in for {name}: {ext.stands_in_for}"
+    return HIPEXT.code, message, {**fields, "hint": ext.signature}
+
+
+def _wanted(ctx: Context) -> set[str]:
+    """The file's identifiers this rule may edit or report: the user's renames, the include
+    guards, and the table names that are not preserved, the user's own or disabled (set
+    operations over the file's distinct identifiers, no walk of the tokens)."""
+    ids = ctx.identifiers
+    # `a - b` iterates the smaller side (the project's sets can be large)
+    wanted = (ctx.tables.by_cuda.keys() & ids) - PRESERVE - ctx.user_declared
+    wanted -= ctx.options.disabled_mappings
+    user = ctx.options.user_renames
+    if user:
+        wanted |= ids.intersection(user)
+    wanted |= ids.intersection(INCLUDE_GUARDS)
+    return wanted
+
+
+def _positions(ctx: Context, wanted: set[str], strings: bool) -> list[int]:
+    """Ascending indices of the tokens spelled as a wanted name and, with `strings`, of
+    the literals (found at C speed over the token columns)."""
+    n = len(ctx.tokens)
+    at = list(compress(range(n), map(wanted.__contains__, ctx.texts))) if wanted else []
+    if strings:
+        literals = compress(range(n), map(LITERAL.__eq__, ctx.kinds))
+        at = sorted([*at, *literals])
+    return at
 
 
 def _overload(ctx: Context, name: str, hip: str | None) -> Resolution | None:

@@ -61,12 +61,17 @@ CUDA_SPECIFIERS = frozenset(
 )
 
 
+_QUALIFYING = frozenset({".", "->", "::"})
+
+
 def is_member_or_qualified(tokens: list[Token], i: int, directive_at: dict | None = None) -> bool:
     """tokens[i] follows `.`, `->`, or `X::` where X is a user name (not the global `::`).
     A keyword before `::` (`return ::cudaMalloc(...)`, `static ::cudaStream_t s;`) is no
     namespace: that `::` is the global one. With `directive_at` (Context.directive_at), a
     token in another directive line (the `>` ending an #include) does not count as a
     qualifier."""
+    if i and tokens[i - 1].kind != COMMENT and tokens[i - 1].text not in _QUALIFYING:
+        return False  # the common case: no comment to skip, no qualifier
     p = prev_code(tokens, i)
     if p is None:
         return False
