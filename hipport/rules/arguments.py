@@ -100,7 +100,7 @@ class ArgumentsRule:
             d = ctx.directive_at.get(i)
             if d is not None and d.name == "include":
                 continue
-            if is_member_or_qualified(tokens, i, ctx.directive_at):
+            if is_member_or_qualified(ctx.columns, i, ctx.directive_at):
                 continue
             res = ctx.resolve(name)
             if res.status is not Status.MAPPED:

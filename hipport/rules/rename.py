@@ -28,10 +28,11 @@ from hipport.catalogue import (
 )
 from hipport.edits import Edit
 from hipport.findings import Use
-from hipport.lexer import IDENTIFIER, LITERAL, Token
+from hipport.lexer import IDENTIFIER, LITERAL
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.names import INCLUDE_GUARDS, PRESERVE
 from hipport.rules.tokens import (
+    LazyTokens,
     is_member_or_qualified,
     is_punct,
     matching,
@@ -70,7 +71,6 @@ class RenameRule:
     def run(self, ctx: Context) -> RuleResult:
         out = RuleResult()
         edits, findings, uses = out.edits, out.findings, out.uses
-        tokens = ctx.tokens
         by_cuda = ctx.tables.by_cuda
         user = ctx.options.user_renames
         disabled = ctx.options.disabled_mappings
@@ -82,35 +82,36 @@ class RenameRule:
         overloads = argument_tables(ctx.tables.directory).overloads
         include_ranges = [(d.hash, d.end) for d in ctx.directives if d.name == "include"]
         in_include = _index_set(include_ranges) if include_ranges else frozenset()
-        kinds = ctx.kinds
+        cols = ctx.columns
+        texts, kinds, starts, ends = cols.texts, cols.kinds, cols.starts, cols.ends
+        directive_at = ctx.directive_at
         plans = _PLANS.setdefault(ctx.tables, {}).setdefault(ctx.target, {})
         for i in _positions(ctx, wanted, strings):
             kind = kinds[i]
-            tok = tokens[i]
             if kind == LITERAL:
-                if '"' in tok.text and i not in in_include:
-                    edits.extend(self._in_string(ctx, tok))
+                if '"' in texts[i] and i not in in_include:
+                    edits.extend(self._in_string(ctx, starts[i], ends[i]))
                 continue
             if kind != IDENTIFIER:
                 continue
-            name = tok.text
+            name = texts[i]
             if name in user:
-                if i not in in_include and not is_member_or_qualified(tokens, i, ctx.directive_at):
-                    edits.append(ctx.edit(tok.start, tok.end, user[name], self.name))
+                if i not in in_include and not is_member_or_qualified(cols, i, directive_at):
+                    edits.append(ctx.edit(starts[i], ends[i], user[name], self.name))
                 continue
             guard = INCLUDE_GUARDS.get(name)
             if guard is not None:
-                edits.append(ctx.edit(tok.start, tok.end, guard, self.name))
+                edits.append(ctx.edit(starts[i], ends[i], guard, self.name))
                 continue
             if name not in by_cuda or name in PRESERVE or name in skip:
                 continue
-            if i in in_include or is_member_or_qualified(tokens, i, ctx.directive_at):
+            if i in in_include or is_member_or_qualified(cols, i, directive_at):
                 continue
             if name in disabled:
                 continue
             plan = None
             if name in overloads:
-                hip = overloads[name].get(_call_arity(tokens, i))
+                hip = overloads[name].get(_call_arity(ctx, i))
                 res = _overload(ctx, name, hip)
                 if res is not None and hip is not None:
                     plan = plans.get((name, hip))
@@ -120,7 +121,7 @@ class RenameRule:
                 plan = plans.get(name)
                 if plan is None:
                     plan = plans[name] = _make_plan(ctx, name, ctx.resolve(name))
-            self._one(ctx, tok, plan, out)
+            self._one(ctx, i, plan, out)
         if not edits and findings and _already_hip(ctx, uses):
             # HIP code using a name CUDA deprecated but HIP keeps (__shfl_xor): not news.
             findings[:] = [
@@ -128,8 +129,9 @@ class RenameRule:
             ]
         return out
 
-    def _one(self, ctx: Context, tok: Token, plan: _Plan, out: RuleResult) -> None:
-        """One occurrence of a table name, as its plan says."""
+    def _one(self, ctx: Context, i: int, plan: _Plan, out: RuleResult) -> None:
+        """Token i, an occurrence of a table name, as its plan says."""
+        tok = ctx.token(i)
         start, end = tok.start, tok.end
         if plan.use:
             out.uses.append(
@@ -147,10 +149,11 @@ class RenameRule:
         for code, message, fields in plan.findings:
             out.findings.append(ctx.finding(code, start, end, message, **fields))
 
-    def _in_string(self, ctx: Context, tok: Token) -> list[Edit]:
-        """Whole-word API names inside a string literal (only with translate_strings)."""
+    def _in_string(self, ctx: Context, start: int, end: int) -> list[Edit]:
+        """Whole-word API names inside the string literal at source[start:end] (only with
+        translate_strings)."""
         out: list[Edit] = []
-        raw = ctx.source[tok.start : tok.end]
+        raw = ctx.source[start:end]
         prefix = raw.find(b'"')
         for m in _WORD.finditer(raw, prefix + 1):
             word = m.group().decode("ascii", "replace")
@@ -168,7 +171,7 @@ class RenameRule:
                 new = res.new_name or word
             else:
                 continue
-            out.append(ctx.edit(tok.start + m.start(), tok.start + m.end(), new, self.name))
+            out.append(ctx.edit(start + m.start(), start + m.end(), new, self.name))
         return out
 
 
@@ -260,7 +263,7 @@ def _positions(ctx: Context, wanted: set[str], strings: bool) -> list[int]:
     of the literals (found at C speed over the token columns)."""
     at = ctx.where(wanted) if wanted else []
     if strings:
-        literals = compress(range(len(ctx.tokens)), map(LITERAL.__eq__, ctx.kinds))
+        literals = compress(range(len(ctx.kinds)), map(LITERAL.__eq__, ctx.kinds))
         at = sorted([*at, *literals])
     return at
 
@@ -277,8 +280,9 @@ def _overload(ctx: Context, name: str, hip: str | None) -> Resolution | None:
     return replace(ctx.resolve(row.cuda), name=name)
 
 
-def _call_arity(tokens: list[Token], i: int) -> int | None:
-    """The number of arguments of the call whose name is tokens[i] (None: not a call)."""
+def _call_arity(ctx: Context, i: int) -> int | None:
+    """The number of arguments of the call whose name is token i (None: not a call)."""
+    tokens = LazyTokens(ctx.token, len(ctx.kinds))
     lparen = next_code(tokens, i)
     if lparen is None or not is_punct(tokens, lparen, "("):
         return None

@@ -5,9 +5,19 @@ these; a helper that a second rule needs moves here."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from hipport.lexer import COMMENT, IDENTIFIER, KEYWORD, LITERAL, PUNCTUATION, Token
+from hipport.lexer import (
+    COMMENT,
+    IDENTIFIER,
+    KEYWORD,
+    LITERAL,
+    PUNCTUATION,
+    Columns,
+    Token,
+    TokenList,
+)
 
 OPENERS = {"(": ")", "[": "]", "{": "}"}
 CLOSERS = {")", "]", "}"}
@@ -61,35 +71,61 @@ CUDA_SPECIFIERS = frozenset(
 )
 
 
-_QUALIFYING = frozenset({".", "->", "::"})
-
-
-def is_member_or_qualified(tokens: list[Token], i: int, directive_at: dict | None = None) -> bool:
-    """tokens[i] follows `.`, `->`, or `X::` where X is a user name (not the global `::`).
-    A keyword before `::` (`return ::cudaMalloc(...)`, `static ::cudaStream_t s;`) is no
-    namespace: that `::` is the global one. With `directive_at` (Context.directive_at), a
-    token in another directive line (the `>` ending an #include) does not count as a
-    qualifier."""
-    if i and tokens[i - 1].kind != COMMENT and tokens[i - 1].text not in _QUALIFYING:
-        return False  # the common case: no comment to skip, no qualifier
-    p = prev_code(tokens, i)
+def is_member_or_qualified(
+    cols: TokenList | Columns, i: int, directive_at: dict | None = None
+) -> bool:
+    """Token i (of the columns: Context.columns) follows `.`, `->`, or `X::` where X is a
+    user name (not the global `::`). A keyword before `::` (`return ::cudaMalloc(...)`,
+    `static ::cudaStream_t s;`) is no namespace: that `::` is the global one. With
+    `directive_at` (Context.directive_at), a token in another directive line (the `>`
+    ending an #include) does not count as a qualifier. Reads the columns only: no Token
+    is made."""
+    texts, kinds = cols.texts, cols.kinds
+    p = prev_code_at(kinds, i)
     if p is None:
         return False
-    prev = tokens[p]
-    if prev.text in (".", "->") and prev.kind != LITERAL:
+    prev = texts[p]
+    if prev in (".", "->") and kinds[p] != LITERAL:
         return True
-    if is_punct(tokens, p, "::"):
-        q = prev_code(tokens, p)
-        if q is None:
+    if prev != "::" or kinds[p] != PUNCTUATION:
+        return False
+    q = prev_code_at(kinds, p)
+    if q is None:
+        return False
+    if kinds[q] == IDENTIFIER:
+        if texts[q] in CUDA_SPECIFIERS:
             return False
-        qualifier = tokens[q]
-        if qualifier.kind == IDENTIFIER:
-            if qualifier.text in CUDA_SPECIFIERS:
-                return False
-        elif not is_punct(tokens, q, ">"):
-            return False
-        return directive_at is None or directive_at.get(q) is directive_at.get(i)
-    return False
+    elif texts[q] != ">" or kinds[q] != PUNCTUATION:
+        return False
+    return directive_at is None or directive_at.get(q) is directive_at.get(i)
+
+
+def prev_code_at(kinds: list[str], i: int) -> int | None:
+    """prev_code over the kinds column: the index of the last non-comment before i."""
+    i -= 1
+    while i >= 0 and kinds[i] == COMMENT:
+        i -= 1
+    return i if i >= 0 else None
+
+
+class LazyTokens(Sequence[Token]):
+    """A file's tokens made one at a time when indexed (`Context.token`), for the helpers
+    here at the few positions a rule visits, without a list of every Token."""
+
+    __slots__ = ("_n", "_token")
+
+    def __init__(self, token: Callable[[int], Token], n: int) -> None:
+        self._token, self._n = token, n
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i: int) -> Token:  # type: ignore[override] (no slices)
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError(i)
+        return self._token(i)
 
 
 def matching(tokens: list[Token], i: int, limit: int | None = None) -> int | None:

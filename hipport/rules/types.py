@@ -10,14 +10,13 @@ Runs before the rename rule: where both edit a token, this rule's name wins.
 
 from __future__ import annotations
 
-from functools import cached_property
 from weakref import WeakKeyDictionary
 
 from hipport.rules.context import Context, RuleResult
-from hipport.rules.tokens import is_member_or_qualified
+from hipport.rules.tokens import is_member_or_qualified, prev_code_at
 from hipport.tables import Status
 from hipport.tables.arguments import HIP, MIOPEN, ArgumentTables, argument_tables, side_of
-from hipport.tables.model import Tables, mappings_dir
+from hipport.tables.model import Tables
 from hipport.target import Target
 
 ELABORATED = ("enum", "struct", "class", "union")
@@ -27,59 +26,57 @@ class TypesRule:
     name = "types"
     codes: tuple[str, ...] = ()
 
-    @cached_property
-    def vocabulary(self) -> frozenset[str]:
-        table = argument_tables(mappings_dir())
-        return frozenset(table.roc_types) | {n.split()[-1] for n in table.type_overloads}
-
     def run(self, ctx: Context) -> RuleResult:
         out = RuleResult()
         table = argument_tables(ctx.tables.directory)
-        names, elaborated = _for_target(ctx, table)
-        if not names and not elaborated:
+        names, elaborated, spelled = _for_target(ctx, table)
+        wanted = ctx.identifiers & spelled
+        if not wanted:
             return out
-        code = ctx.code
-        tokens = ctx.tokens
+        cols = ctx.columns
+        texts, kinds, starts, ends = cols.texts, cols.kinds, cols.starts, cols.ends
+        directive_at = ctx.directive_at
         skip = ctx.options.disabled_mappings | ctx.user_declared | ctx.options.user_renames.keys()
-        for k in code.indices(names.keys() | {n for _, n in elaborated}):
-            i = code.orig[k]
-            tok = tokens[i]
-            if tok.text in skip or is_member_or_qualified(tokens, i, ctx.directive_at):
+        for i in ctx.where(wanted):
+            text = texts[i]
+            if text in skip or is_member_or_qualified(cols, i, directive_at):
                 continue
-            d = ctx.directive_at.get(i)
+            d = directive_at.get(i)
             if d is not None and d.name == "include":
                 continue
-            whole = elaborated.get((code.text(k - 1), tok.text)) if k else None
+            p = prev_code_at(kinds, i)
+            whole = elaborated.get((texts[p], text)) if p is not None else None
             if whole is not None:  # `enum cudaDataType_t` -> `hipDataType`
-                out.edits.append(ctx.edit(code.toks[k - 1].start, tok.end, whole, self.name))
-            elif tok.text in names:
-                out.edits.append(ctx.edit(tok.start, tok.end, names[tok.text], self.name))
+                out.edits.append(ctx.edit(starts[p], ends[i], whole, self.name))
+            elif text in names:
+                out.edits.append(ctx.edit(starts[i], ends[i], names[text], self.name))
         return out
 
 
-_Known = tuple[dict[str, str], dict[tuple[str, str], str]]
+_Known = tuple[dict[str, str], dict[tuple[str, str], str], frozenset[str]]
 # per Tables object (weakly: a dropped Tables drops its entries) and Target
 _BY_TARGET: WeakKeyDictionary[Tables, dict[Target, _Known]] = WeakKeyDictionary()
 
 
-def _for_target(
-    ctx: Context, table: ArgumentTables
-) -> tuple[dict[str, str], dict[tuple[str, str], str]]:
-    """The type names to replace and the elaborated overloads, for this file: what depends
-    only on the tables and the target is worked out once a process (MIOpen's stream type
-    depends on the file's cuDNN calls and is added per file)."""
+def _for_target(ctx: Context, table: ArgumentTables) -> _Known:
+    """The type names to replace, the elaborated overloads and every name either spells,
+    for this file: what depends only on the tables and the target is worked out once a
+    process (MIOpen's stream type depends on the file's cuDNN calls and is added per
+    file)."""
     by_target = _BY_TARGET.setdefault(ctx.tables, {})
     known = by_target.get(ctx.target)
     if known is None:
         names = _roc_names(ctx, table) if ctx.target.roc else {}
         elaborated = _type_overloads(ctx, table, names) if table.type_overloads else {}
-        known = by_target[ctx.target] = (names, elaborated)
-    names, elaborated = known
+        spelled = frozenset(names) | {n for _, n in elaborated}
+        known = by_target[ctx.target] = (names, elaborated, spelled)
+    names, elaborated, spelled = known
     if ctx.target.roc:
         miopen = _miopen_names(ctx, table)
         if miopen:
             names = {**names, **miopen}
-    return names, elaborated
+            spelled = spelled | miopen.keys()
+    return names, elaborated, spelled
 
 
 def _miopen_names(ctx: Context, table: ArgumentTables) -> dict[str, str]:
@@ -90,7 +87,7 @@ def _miopen_names(ctx: Context, table: ArgumentTables) -> dict[str, str]:
         for name, roc in table.roc_types.items()
         if roc.applies_to == MIOPEN and (roc.roc_added is None or roc.roc_added <= rocm)
     }
-    if not wanted or not ctx.code.mentions(wanted.keys()) or not _goes_to_miopen(ctx):
+    if not wanted or ctx.identifiers.isdisjoint(wanted) or not _goes_to_miopen(ctx):
         return {}
     return wanted
 
@@ -107,7 +104,7 @@ def _roc_names(ctx: Context, table: ArgumentTables) -> dict[str, str]:
 
 def _goes_to_miopen(ctx: Context) -> bool:
     """The file calls cuDNN, and cuDNN maps to MIOpen for this target."""
-    names = ctx.code.names_where(lambda t: t.startswith("cudnn"))
+    names = [t for t in ctx.identifiers if t.startswith("cudnn")]
     return any(side_of(ctx.resolve(n).library) == MIOPEN for n in names)
 
 

@@ -10,7 +10,6 @@ import re
 
 from hipport.catalogue import UNKNOWN
 from hipport.findings import Finding, Use
-from hipport.lexer import IDENTIFIER
 from hipport.rules.branches import branches
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.gate_facts import gate_facts
@@ -27,6 +26,11 @@ LOOKS_CUDA = re.compile(
     r"__(?:ballot|all|any|uni|match_any|match_all|reduce_\w+)_sync)\Z"
 )
 
+# LOOKS_CUDA over the file's names joined by newlines: the names that look like CUDA,
+# found in one pass (a name holding a line splice may yield a part of it: harmless, the
+# candidates are only looked up among the identifier tokens)
+_LOOKS_CUDA_LINES = re.compile(f"(?m)^(?:{LOOKS_CUDA.pattern.removesuffix(chr(92) + 'Z')})$")
+
 _UNKNOWN = Resolution("", Status.UNKNOWN)
 
 
@@ -38,37 +42,37 @@ class UnknownRule:
     def run(self, ctx: Context) -> RuleResult:
         findings: list[Finding] = []
         uses: list[Use] = []
-        tokens = ctx.tokens
         opts = ctx.options
         # the sets are looked in, not joined per file: the project's names can be many
         known = (ctx.defined, opts.project_names, ctx.user_declared)
+        # the file's distinct names that look like CUDA (one regex pass over them all),
+        # then the tests that depend on the name only, once per name
+        looks = _LOOKS_CUDA_LINES.findall("\n".join(ctx.identifiers))
+        candidates = {name for name in looks if _may_report(ctx, name, known)}
+        if not candidates:
+            return RuleResult()
+        cols = ctx.columns
+        starts, ends = cols.starts, cols.ends
         directive_at = ctx.directive_at
-        dead = branches(ctx)
-        # name -> whether it may be reported (the tests that depend on the name only),
-        # decided once per distinct name of the file
-        candidate: dict[str, bool] = {}
-        for i, tok in enumerate(tokens):
-            if tok.kind != IDENTIFIER:
-                continue
-            name = tok.text
-            ok = candidate.get(name)
-            if ok is None:
-                ok = candidate[name] = _may_report(ctx, name, known)
-            if not ok:
-                continue
+        dead = None
+        for i in ctx.where(candidates):
             d = directive_at.get(i)
             if d is not None and d.name == "include":
                 continue
-            if is_member_or_qualified(tokens, i, ctx.directive_at):
+            if is_member_or_qualified(cols, i, directive_at):
                 continue
-            if dead.is_dead(tok.start):
+            if dead is None:
+                dead = branches(ctx)
+            if dead.is_dead(starts[i]):
                 continue  # in an #if arm hipcc does not compile
+            tok = ctx.token(i)
+            name = tok.text
             uses.append(ctx.use(tok, Resolution(name, Status.UNKNOWN)))
             findings.append(
                 ctx.finding(
                     UNKNOWN.code,
-                    tok.start,
-                    tok.end,
+                    starts[i],
+                    ends[i],
                     f"{name} looks like CUDA but is not in hipport's tables",
                     api=name,
                 )
