@@ -21,7 +21,6 @@ from hipport.catalogue import SEMANTIC_PARSE_ERROR
 from hipport.edits import Edit, OverlappingEdits, apply, compose, normalize
 from hipport.findings import Finding, Use
 from hipport.lexer import (
-    IDENTIFIER,
     Columns,
     LexError,
     Token,
@@ -31,9 +30,7 @@ from hipport.lexer import (
 )
 from hipport.options import EngineOptions
 from hipport.rules import Context, Rule, RuleResult, all_rules, rule_for, vocabulary
-from hipport.rules.gate_facts import macro_names
-from hipport.rules.tokens import Directive
-from hipport.rules.tokens import directives as find_directives
+from hipport.rules.declared import names_defined_by
 from hipport.semantic import analyze
 from hipport.tables import load_tables
 from hipport.target import Target
@@ -141,7 +138,7 @@ def _context(
     tables = options.tables or load_tables()
     ctx = Context(source, lexed, path, target, tables, options, vocabulary=vocabulary())
     # the directive lines are found once per file, for this and for every rule
-    ctx.defined = names_defined_by(ctx.tokens, source, ctx.directives)
+    ctx.defined = names_defined_by(ctx.lexed, source, ctx.directives)
     return ctx
 
 
@@ -219,269 +216,7 @@ def _check_invariants(result: TranslationResult, target: Target, options: Engine
 
 
 # --- the names a file defines (for unknown-name checks and the project index) ----------
-
-_TYPE_KEYWORDS = frozenset(
-    {
-        "void",
-        "int",
-        "float",
-        "double",
-        "char",
-        "bool",
-        "long",
-        "short",
-        "unsigned",
-        "signed",
-        "auto",
-        "const",
-        "volatile",
-        "size_t",
-        "static",
-        "inline",
-        "extern",
-        "constexpr",
-        "__global__",
-        "__device__",
-        "__host__",
-        "__forceinline__",
-        "__inline__",
-        "__shared__",
-        "__constant__",
-        "__managed__",
-        "wchar_t",
-        "char16_t",
-        "char32_t",
-        "char8_t",
-    }
-)
-_NOT_TYPES = frozenset(
-    {
-        "return",
-        "else",
-        "case",
-        "do",
-        "throw",
-        "goto",
-        "new",
-        "delete",
-        "sizeof",
-        "typeid",
-        "co_return",
-        "co_await",
-        "co_yield",
-        "decltype",
-        "alignof",
-        "noexcept",
-        "operator",
-        "define",
-        "undef",
-        "ifdef",
-        "ifndef",
-        "if",
-        "elif",
-        "defined",
-        "include",
-        "pragma",
-        "while",
-        "for",
-        "switch",
-        "catch",
-        "static_assert",
-        "using",
-        "namespace",
-        "template",
-        "typename",
-        "class",
-        "struct",
-        "union",
-        "enum",
-        "typedef",
-        "public",
-        "private",
-        "protected",
-        "friend",
-        "virtual",
-        "explicit",
-        "asm",
-        "__asm__",
-    }
-)
-_AFTER_DECLARATOR = frozenset({"=", ";", ",", "[", "{", "(", ")", ":"})
-
-
-def names_defined_by(
-    tokens: list[Token], source: bytes = b"", directives: list[Directive] | None = None
-) -> frozenset[str]:
-    """Names the file itself defines: macros (and the configuration macros it only tests
-    with #ifdef / #if), functions, types, variables (every declarator of a declaration),
-    parameters, members, enumerators, template parameters, typedefs.
-
-    A token heuristic (no preprocessor, no parser), in one pass over the code tokens: good
-    enough to know that a `CUDA_CHECK` macro, a `cudaCheck` function or a `cuda_out_buf`
-    variable is the project's own. `directives`: the file's directive lines when the caller
-    has them already. nvcc's predefined macros (CUDART_VERSION, ...) tested in an #if are
-    not the program's: they are left out.
-    """
-    if directives is None:
-        directives = find_directives(source, tokens) if source else []
-    names: set[str] = set()
-    in_directive: set[int] = set()
-    nvcc_macros: frozenset[str] | None = None  # loaded at the first #if
-    for d in directives if source else ():
-        in_directive.update(range(d.hash, d.end))
-        if d.hash + 2 >= d.end or tokens[d.hash + 2].kind not in (IDENTIFIER, "keyword"):
-            continue
-        if d.name == "define":
-            names.add(tokens[d.hash + 2].text)
-        elif d.name in _TESTS:
-            if nvcc_macros is None:
-                nvcc_macros = macro_names()
-            names.update(
-                t.text
-                for t in tokens[d.hash + 2 : d.end]
-                if t.kind == IDENTIFIER and t.text != "defined" and t.text not in nvcc_macros
-            )
-    # Directive lines are left out: their tokens would glue onto the code around them.
-    code = [t for i, t in enumerate(tokens) if t.kind != "comment" and i not in in_directive]
-    n = len(code)
-    enum_depth = -1
-    depth = 0
-    paren = 0
-    # (brace depth, paren depth) of the declaration whose declarators are being read, so
-    # that `int a = 0, b;` and `Buffer *x, *y;` give every name; None outside one
-    declaring: tuple[int, int] | None = None
-    for k, tok in enumerate(code):
-        text = tok.text
-        if tok.kind == "punctuation":
-            if text == "(":
-                paren += 1
-            elif text == ")":
-                paren -= 1
-                if declaring is not None and paren < declaring[1]:
-                    declaring = None
-            elif text == ";":
-                declaring = None
-            elif text == "{":
-                depth += 1
-                declaring = None
-            elif text == "}":
-                depth -= 1
-                declaring = None
-                if depth < enum_depth:
-                    enum_depth = -1
-            continue
-        if tok.kind != IDENTIFIER and tok.kind != "keyword":
-            continue
-        prev = code[k - 1] if k else None
-        nxt = code[k + 1] if k + 1 < n else None
-        if prev is None:
-            continue
-        if (
-            text in ("define",)
-            and prev.text == "#"
-            and nxt is not None
-            and nxt.kind in (IDENTIFIER, "keyword")
-        ):
-            names.add(nxt.text)
-            continue
-        if (
-            prev.text in ("struct", "class", "union", "enum", "namespace", "concept", "typename")
-            and tok.kind == IDENTIFIER
-        ):
-            names.add(text)
-            if prev.text == "enum" or (k >= 2 and code[k - 2].text == "enum"):
-                enum_depth = depth + 1
-            continue
-        if text == "enum" or text == "class" and prev.text == "enum":
-            enum_depth = depth + 1
-            continue
-        if tok.kind != IDENTIFIER:
-            continue
-        if (
-            enum_depth != -1
-            and depth == enum_depth
-            and prev.text in ("{", ",")
-            and nxt is not None
-            and nxt.text in ("=", ",", "}")
-        ):
-            names.add(text)
-            continue
-        if prev.text == "using" and nxt is not None and nxt.text == "=":
-            names.add(text)
-            continue
-        if nxt is None:
-            continue
-        if nxt.text in (">", ">>") and (prev.text in _TYPE_KEYWORDS or prev.text == "typename"):
-            names.add(text)  # a template parameter: template <int CUDA_N>
-            continue
-        if nxt.text not in _AFTER_DECLARATOR:
-            continue
-        if prev.text == "}" and nxt.text in (";", ","):
-            names.add(text)  # struct {...} name; / typedef struct {...} name_t;
-            declaring = (depth, paren)
-            continue
-        if nxt.text == ";" and k >= 2 and code[k - 2].text == "typedef":
-            names.add(text)
-            continue
-        if declaring is not None and declaring == (depth, paren) and _after_comma(code, k):
-            names.add(text)  # a further declarator: int a = 0, b; Buffer *x, *y;
-            continue
-        if prev.text == "[" and k >= 2 and code[k - 2].text in ("auto", "&", "&&"):
-            # a structured binding: auto [cuda_key, cuda_value] = ...
-            j = k
-            while j < n and code[j].text != "]" and j - k < 64:
-                if code[j].kind == IDENTIFIER:
-                    names.add(code[j].text)
-                j += 1
-            continue
-        if prev.text == "*" and nxt.text == ")" and k >= 2 and code[k - 2].text == "(":
-            names.add(text)  # a function pointer: void (*callback)(int)
-            continue
-        if (
-            prev.kind == IDENTIFIER
-            and prev.text not in _NOT_TYPES
-            or prev.text in _TYPE_KEYWORDS
-            or prev.text in ("*", "&", "&&", ">", "**")
-        ):
-            if prev.text in ("*", "&", "&&", "**", ">") and not _looks_declaration(code, k):
-                continue
-            names.add(text)
-            if nxt.text in ("=", ",", ";", "["):
-                declaring = (depth, paren)
-    return frozenset(names)
-
-
-# Directives whose identifiers are configuration macros the program tests.
-_TESTS = frozenset({"ifdef", "ifndef", "if", "elif", "elifdef", "elifndef"})
-
-
-def _after_comma(code: list[Token], k: int) -> bool:
-    """code[k] follows `,` (past `*`, `&`, `const` of its declarator)."""
-    j = k - 1
-    while j >= 0 and code[j].text in ("*", "&", "&&", "**", "const", "volatile", "__restrict__"):
-        j -= 1
-    return j >= 0 and code[j].text == ","
-
-
-def _looks_declaration(code: list[Token], k: int) -> bool:
-    """`T * name` / `T<X> name`: the token before the operator is a type-like word."""
-    j = k - 1
-    while j >= 0 and code[j].text in ("*", "&", "&&", "**", "const"):
-        j -= 1
-    if j < 0:
-        return False
-    if code[j].text == ">":
-        return True
-    return (
-        code[j].kind in (IDENTIFIER, "keyword")
-        and code[j].text not in _NOT_TYPES
-        and (
-            j == 0
-            or code[j - 1].text in (";", "{", "}", "(", ",", ")", ">", "<", "::", "#")
-            or code[j - 1].kind in (IDENTIFIER, "keyword")
-            or code[j - 1].text in _TYPE_KEYWORDS
-        )
-    )
+# names_defined_by is hipport.rules.declared's, imported above (and part of this API).
 
 
 def defined_names(source: bytes, path: str) -> frozenset[str]:
@@ -494,6 +229,6 @@ def _safe_defined(source: bytes, path: str) -> frozenset[str]:
     if not might_need_translation(source):
         return frozenset()
     try:
-        return names_defined_by(lex(source, path), source)
+        return names_defined_by(lex_columns(source, path), source)
     except LexError:
         return frozenset()

@@ -95,7 +95,7 @@ class Context:
 
     @cached_property
     def directives(self) -> list[Directive]:
-        return directives(self.source, self.tokens)
+        return directives(self.source, self.lexed)
 
     @cached_property
     def directive_at(self) -> dict[int, Directive]:
