@@ -8,6 +8,8 @@ files; which findings count is hipport.policy's job. One module per job:
                     rest, summarise
   outcome.py        FileOutcome, FileKind, FileStatus, RunSummary, the minimum ROCm
   pool.py           the worker pool: WorkItem in, WorkResult out, crash isolation
+  wire.py           pickling the pool's messages and results fast (by constructor)
+  spill.py          --no-cache: results packed by the worker, kept on disk, loaded lazily
   cached.py         the run's side of the result cache (keys, store, lazy loads)
   compile_db.py     compile_commands.json
   per_path.py       the configuration's include/exclude, per-file engine options

@@ -53,11 +53,15 @@ class FileOutcome:
     info: FileInfo | None = None
     loader: Callable[[], TranslationResult | None] | None = None
     codes: Counter[str] | None = None  # info's finding codes, after the project filters
+    # the output alone of a result the run left on disk, read without loading the result
+    output_loader: Callable[[], bytes] | None = None
 
     def output_bytes(self) -> bytes | None:
         """The translated text, loading (not keeping) a result the run left on disk."""
         if self.result is not None:
             return self.result.output
+        if self.output_loader is not None:
+            return self.output_loader()
         loaded = self.loader() if self.loader is not None else None
         return loaded.output if loaded is not None else None
 

@@ -11,19 +11,22 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import hipport.runner.wire as wire
 from hipport.collector import collector_paused
 from hipport.engine import TranslationResult, translate_source
 from hipport.findings import SKIPPED_PREFIX
 from hipport.fsio import SkipFile, read_source
 from hipport.options import EngineOptions
 from hipport.project import skip_reason
-from hipport.runner.outcome import FileKind
+from hipport.runner.outcome import FileInfo, FileKind
+from hipport.runner.spill import Packed, pack
 from hipport.target import Target
 
 
@@ -33,6 +36,7 @@ class WorkerSetup:
 
     target: Target
     options: EngineOptions
+    packed: bool = False  # send results packed (hipport.runner.spill), not as objects
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +59,7 @@ class WorkResult:
     result: TranslationResult | None = None
     error: str | None = None
     stat: os.stat_result | None = None
+    packed: Packed | None = None  # instead of `result` when the setup asks for it
 
 
 def translate_one(
@@ -89,6 +94,14 @@ def process(item: WorkItem, setup: WorkerSetup) -> WorkResult:
         error = f"internal error on this file: {type(exc).__name__}: {exc}"
         return WorkResult(item.relpath, error=error)
     return WorkResult(item.relpath, result, None, st)
+
+
+def process_for_run(item: WorkItem, setup: WorkerSetup) -> WorkResult:
+    """`process`, with a result of no error packed when the setup asks for it."""
+    done = process(item, setup)
+    if setup.packed and done.result is not None and not done.result.error:
+        return WorkResult(done.relpath, None, None, done.stat, pack(done.result))
+    return done
 
 
 # The setup a worker process was started with: set by the initializer in the worker only.
@@ -128,7 +141,7 @@ def execute(
         return
     if len(todo) == 1 and not _isolate() and _small(todo[0]):
         # one small file (the pre-commit hook): forking a worker would cost more than it
-        yield process(todo[0], setup)
+        yield process_for_run(todo[0], setup)
         return
     jobs = worker_count(jobs, len(todo))
     yield from _Pool(jobs, setup, time_limit or DEFAULT_TIME_LIMIT).run(todo)
@@ -146,7 +159,7 @@ def execute_serially(
 ) -> Iterator[WorkResult]:
     """`execute` in this process, one file after another (for profiling)."""
     for item in todo:
-        yield process(item, setup)
+        yield process_for_run(item, setup)
 
 
 def _isolate() -> bool:
@@ -168,7 +181,7 @@ class _Worker:
 
     def give(self, item: WorkItem, time_limit: float) -> None:
         self.item, self.deadline = item, time.monotonic() + time_limit
-        self.conn.send(item)
+        self.conn.send_bytes(wire.dumps(item, _message_table()))
 
     def stop(self, kill: bool = False) -> None:
         with contextlib.suppress(OSError):
@@ -209,7 +222,7 @@ class _Pool:
                 for w in [w for w in workers if w.conn in ready]:
                     try:
                         with collector_paused():  # a large result: plain data, no cycles
-                            message = w.conn.recv()
+                            message = pickle.loads(w.conn.recv_bytes())
                     except (EOFError, OSError):  # the worker died: libclang crashed
                         if w.item is not None:
                             yield WorkResult(w.item.relpath, error=CRASHED)
@@ -255,6 +268,18 @@ class _Pool:
         )
 
 
+_MESSAGE_TABLE: dict | None = None
+
+
+def _message_table() -> dict:
+    """How the pool's messages and the records of a result are pickled (wire.py)."""
+    global _MESSAGE_TABLE
+    if _MESSAGE_TABLE is None:
+        records = (*wire.RESULT_RECORDS, WorkItem, WorkResult, Packed, FileInfo)
+        _MESSAGE_TABLE = wire.record_table(*records)
+    return _MESSAGE_TABLE
+
+
 def _worker_main(conn, setup: WorkerSetup, parent: int) -> None:  # noqa: ANN001
     """A worker: die with the parent, load the tables, then translate one file per message
     until told to stop (None) or the pipe closes."""
@@ -271,10 +296,12 @@ def _worker_main(conn, setup: WorkerSetup, parent: int) -> None:  # noqa: ANN001
             return
         if item is None:
             return
-        result = process(item, setup)
+        result = process_for_run(item, setup)
         with collector_paused():  # pickling a large result: the heap need not be walked
-            conn.send(result)
+            message = wire.dumps(result, _message_table())
         del result
+        conn.send_bytes(message)
+        del message
 
 
 def die_with_parent(parent: int) -> None:

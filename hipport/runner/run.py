@@ -22,6 +22,7 @@ from hipport.runner.per_path import apply_config_patterns, per_file_options
 from hipport.runner.pool import WorkerSetup, WorkItem
 from hipport.runner.project_names import project_index, shipped_headers
 from hipport.runner.renames import follow_renames_in_cmake, include_renames, output_relpath
+from hipport.runner.spill import Spill, spilled_outcome
 from hipport.target import Target
 
 
@@ -105,7 +106,6 @@ def run_paths(
     found = apply_config_patterns(discovery.files, config, opts.with_other, opts.force_exclude)
     work = [f for f in found if f.kind != FileKind.OTHER]
     renames = include_renames(work, opts.rename_suffix)
-    setup = WorkerSetup(opts.target, _engine_options(opts, config, renames))
     compile_db = load_compile_commands(opts.compile_commands)
     manifest = None
     # A run on a few named files (the pre-commit hook) reads only those files and the
@@ -118,6 +118,11 @@ def run_paths(
     outcomes: dict[str, FileOutcome] = {}
     todo: list[WorkItem] = []
     lazy = (not opts.need_results or opts.stream_results) and not opts.rename_suffix
+    # no cache to stream results from: the workers pack them and the parent spills them
+    spill = Spill() if lazy and not opts.use_cache else None
+    setup = WorkerSetup(
+        opts.target, _engine_options(opts, config, renames), packed=spill is not None
+    )
     out_rel = {f.relpath: output_relpath(f.relpath, f.kind, opts.rename_suffix) for f in work}
     for f in work:
         per_file = per_file_options(setup.options, f, config, compile_db)
@@ -138,6 +143,15 @@ def run_paths(
     for done_item in pool.execute(todo, opts.jobs, setup, opts.time_limit):
         relpath, result = done_item.relpath, done_item.result
         f = by_rel[relpath]
+        done += 1
+        if on_progress:
+            on_progress(done, total)
+        if done_item.packed is not None and spill is not None:
+            spilled = spill.keep(done_item.packed)
+            outcomes[relpath] = spilled_outcome(
+                f.path, relpath, FileKind(f.kind), out_rel[relpath], spilled, done_item.packed.info
+            )
+            continue
         outcome = outcome_of(
             f.path, relpath, FileKind(f.kind), out_rel[relpath], result, done_item.error
         )
@@ -155,9 +169,6 @@ def run_paths(
                     manifest, f, digest, info, items[relpath], out_rel[relpath], setup, False
                 )
         outcomes[relpath] = outcome
-        done += 1
-        if on_progress:
-            on_progress(done, total)
     for f in found:
         if f.kind == FileKind.OTHER:
             outcomes[f.relpath] = FileOutcome(

@@ -1,0 +1,156 @@
+"""A run's results kept out of memory when there is no cache to keep them (`--no-cache`).
+
+A worker of such a run sends each result packed (`Packed`: its summary, the source and
+output bytes, and the rest of the result pickled), so the parent builds no Finding, Use or
+Edit object for it; the parent appends the bytes to one unlinked temporary file and keeps
+only the summary and where the bytes are. The outcome then is a lazy one, as a cached
+file's (hipport.runner.cached.lazy_outcome): the report loads each result when it comes to
+it, and writing an output reads only its bytes. So the parent's memory does not grow with
+the tree, and a run that needs only outputs and counts (`translate -o`) never unpickles
+the findings. If the temporary file cannot be written, the bytes stay in memory.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import tempfile
+from dataclasses import dataclass
+
+import hipport.runner.wire as wire
+from hipport.collector import collector_paused
+from hipport.engine import TranslationResult
+from hipport.runner.outcome import FileInfo, FileKind, FileOutcome, FileStatus, file_info
+
+
+@dataclass(frozen=True, slots=True)
+class Packed:
+    """One result as a worker sends it: `rest` is the pickle of (path, edits, findings,
+    uses, defined_names); `output` is None when it equals the source."""
+
+    info: FileInfo
+    source: bytes
+    output: bytes | None
+    rest: bytes
+
+
+_RESULT_TABLE: dict | None = None
+
+
+def _result_table() -> dict:
+    global _RESULT_TABLE
+    if _RESULT_TABLE is None:
+        _RESULT_TABLE = wire.record_table(*wire.RESULT_RECORDS)
+    return _RESULT_TABLE
+
+
+def pack(result: TranslationResult) -> Packed:
+    """A result without error, packed (in the worker)."""
+    from hipport.cache import content_hash
+
+    digest = content_hash(result.source)
+    changed = result.changed
+    out_digest = content_hash(result.output) if changed else digest
+    fields = (result.path, result.edits, result.findings, result.uses, result.defined_names)
+    with collector_paused():  # plain data: the heap need not be walked while it is pickled
+        rest = wire.dumps(fields, _result_table())
+    return Packed(
+        file_info(result, digest, out_digest),
+        result.source,
+        result.output if changed else None,
+        rest,
+    )
+
+
+def spilled_outcome(
+    path, relpath: str, kind: FileKind, out_relpath: str, spilled: SpilledResult, info: FileInfo
+) -> FileOutcome:  # noqa: ANN001 (a Path)
+    """The lazy outcome of a result kept in a Spill (as a cached file's, not cached)."""
+    return FileOutcome(
+        path,
+        relpath,
+        kind,
+        FileStatus.CHANGED if info.changed else FileStatus.UNCHANGED,
+        None,
+        None,
+        out_relpath,
+        False,
+        info=info,
+        loader=spilled.load,
+        output_loader=spilled.output,
+    )
+
+
+class Spill:
+    """An unlinked temporary file the run's packed results are appended to."""
+
+    def __init__(self) -> None:
+        self._file = None
+        self._size = 0
+        self._failed = False
+
+    def keep(self, packed: Packed) -> SpilledResult:
+        """Where `packed`'s bytes now are (the file, or memory when it cannot be written)."""
+        parts = (packed.source, packed.output or b"", packed.rest)
+        at = self._append(b"".join(parts))
+        if at is None:
+            return SpilledResult(self, -1, parts, packed.output is not None)
+        lengths = tuple(len(p) for p in parts)
+        return SpilledResult(self, at, lengths, packed.output is not None)
+
+    def _append(self, data: bytes) -> int | None:
+        if self._failed:
+            return None
+        try:
+            if self._file is None:
+                self._file = tempfile.TemporaryFile(prefix="hipport-results-")
+            fd = self._file.fileno()
+            at = self._size
+            view = memoryview(data)
+            while view:
+                view = view[os.pwrite(fd, view, at + len(data) - len(view)) :]
+        except OSError:
+            self._failed = True  # a full or read-only temp dir only costs memory
+            return None
+        self._size += len(data)
+        return at
+
+    def read(self, at: int, size: int) -> bytes:
+        assert self._file is not None
+        data = os.pread(self._file.fileno(), size, at)
+        if len(data) != size:
+            raise OSError("the run's temporary result file was cut short")
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class SpilledResult:
+    """One result in a Spill: at offset `at` the source, output and rest bytes, of
+    `parts` lengths (or, at -1, the bytes themselves in `parts`)."""
+
+    spill: Spill
+    at: int
+    parts: tuple
+    changed: bool
+
+    def _bytes(self) -> tuple[bytes, bytes, bytes]:
+        if self.at < 0:
+            return self.parts
+        record = self.spill.read(self.at, sum(self.parts))
+        source_end = self.parts[0]
+        output_end = source_end + self.parts[1]
+        return record[:source_end], record[source_end:output_end], record[output_end:]
+
+    def output(self) -> bytes:
+        """The output bytes alone (what writing it needs), nothing unpickled."""
+        if self.at < 0:
+            return self.parts[1] if self.changed else self.parts[0]
+        index = 1 if self.changed else 0
+        return self.spill.read(self.at + sum(self.parts[:index]), self.parts[index])
+
+    def load(self) -> TranslationResult:
+        source, output, rest = self._bytes()
+        with collector_paused():  # a large result: plain data, no cycles
+            path, edits, findings, uses, defined = pickle.loads(rest)
+        output = output if self.changed else source
+        return TranslationResult(path, source, output, edits, findings, uses, defined)

@@ -1,0 +1,59 @@
+"""Results a --no-cache run keeps out of memory (hipport.runner.spill) and the pipe's
+pickling (hipport.runner.wire): what comes back is the result that went in."""
+
+from __future__ import annotations
+
+import pickle
+import tempfile
+
+import pytest
+
+from hipport.edits import Edit
+from hipport.engine import translate_source
+from hipport.findings import Location
+from hipport.runner import wire
+from hipport.runner.spill import Spill, pack
+from hipport.target import Target
+
+SOURCE = b"#include <cuda_runtime.h>\nint main() { cudaFree(0); cudaFrobnicate(1); }\n"
+
+
+def test_a_spilled_result_loads_as_it_was_made() -> None:
+    result = translate_source(SOURCE, "a.cu", Target())
+    assert result.changed and result.findings and result.uses and result.edits
+    spilled = Spill().keep(pack(result))
+    assert spilled.output() == result.output
+    assert spilled.load() == result
+
+
+def test_an_unchanged_result_keeps_its_source_once() -> None:
+    result = translate_source(b"int x;\n", "b.cu", Target())
+    packed = pack(result)
+    assert packed.output is None and not packed.info.changed
+    spilled = Spill().keep(packed)
+    assert spilled.output() == b"int x;\n"
+    assert spilled.load() == result
+
+
+def test_results_stay_in_memory_when_no_temporary_file_can_be_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", refuse)
+    result = translate_source(SOURCE, "a.cu", Target())
+    spill = Spill()
+    first, second = spill.keep(pack(result)), spill.keep(pack(result))
+    assert first.load() == result and second.output() == result.output
+
+
+def test_records_cross_the_pipe_by_their_constructor() -> None:
+    table = wire.record_table(*wire.RESULT_RECORDS)
+    values = [Edit(1, 2, b"x", "rename", b"y", (b"a", (1, 2))), Location("p", 1, 2, 3, 4)]
+    assert pickle.loads(wire.dumps(values, table)) == values
+
+
+def test_a_record_with_a_post_init_is_refused() -> None:
+    with pytest.raises(TypeError):
+        wire.record_table(Target)
