@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hipport.catalogue import RULES, Severity
+from hipport.findings import Finding, Location
 
 if TYPE_CHECKING:
     from hipport.baseline import Baseline, StaleEntry
     from hipport.config import Config
     from hipport.engine import TranslationResult
-    from hipport.findings import Finding
 
 FAIL_LEVELS = ("error", "warning", "note", "never")
 UNKNOWN_CODE = "HIP004"
@@ -214,13 +214,14 @@ def inputs_from(source: Any) -> list[FileInput]:
 
     files = getattr(source, "files", source)
     root = getattr(source, "root", None)
+    real_root = Path(os.path.realpath(root)) if root is not None else None
     out = []
     for item in files:
         if getattr(item, "status", None) == "copied":  # not a source: nothing to check
             continue
         if hasattr(item, "relpath"):
             # shown as valid Unicode: a name that is not UTF-8 is escaped (\xNN)
-            relpath = display_path(_root_relative(item.path, item.relpath, root))
+            relpath = display_path(_root_relative(item.path, item.relpath, real_root))
             loader = getattr(item, "loader", None) if item.result is None else None
             out.append(FileInput(relpath, item.status, item.result, item.error, loader))
         else:  # a TranslationResult
@@ -229,15 +230,14 @@ def inputs_from(source: Any) -> list[FileInput]:
     return out
 
 
-def _root_relative(path: Any, relpath: str, root: Any) -> str:
-    """The file's path relative to the project root, whatever directory the runner's
-    relpath was relative to."""
-    if root is None or path is None:
+def _root_relative(path: Any, relpath: str, real_root: Path | None) -> str:
+    """The file's path relative to the project root (`real_root`: its realpath), whatever
+    directory the runner's relpath was relative to."""
+    if real_root is None or path is None:
         return relpath
     try:
         # realpath, not resolve(): a symlink loop must not raise
-        real, real_root = Path(os.path.realpath(path)), Path(os.path.realpath(root))
-        return real.relative_to(real_root).as_posix()
+        return Path(os.path.realpath(path)).relative_to(real_root).as_posix()
     except ValueError:
         return relpath
 
@@ -299,10 +299,7 @@ def file_findings(
     result = result if result is not None else item.result
     raw: list[Finding] = []
     if result is not None:
-        raw = [
-            replace(f, location=replace(f.location, path=item.relpath), extra=dict(f.extra))
-            for f in result.findings
-        ]
+        raw = [_at_path(f, item.relpath) for f in result.findings]
     error = item.error or (result.error if result is not None else None)
     not_processed = file_finding(item.relpath, item.status, error)
     if not_processed is not None:
@@ -322,6 +319,22 @@ def file_findings(
             continue
         kept.append(replace(f, severity=Severity(level)) if level != f.severity.value else f)
     return kept, silenced
+
+
+def _at_path(finding: Finding, relpath: str) -> Finding:
+    """`replace(finding, location=<its location at relpath>, extra=<a copy>)`, without
+    replace()'s cost per field (a report copies every finding of the run)."""
+    location = finding.location
+    if location.path != relpath:
+        location = Location(
+            relpath, location.line, location.column, location.end_line, location.end_column
+        )
+    if type(finding) is not Finding:
+        return replace(finding, location=location, extra=dict(finding.extra))
+    copy = object.__new__(Finding)
+    copy.__dict__.update(finding.__dict__)
+    copy.location, copy.extra = location, dict(finding.extra)
+    return copy
 
 
 def _check_suppressions(source: bytes, relpath: str) -> None:
