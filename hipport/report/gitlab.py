@@ -10,12 +10,11 @@ rest of the Code Climate fields.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from hipport.findings import RULES, Finding
 from hipport.report import RenderOptions
-from hipport.report.model import Report
+from hipport.report.model import Report, json_text
 
 # A port blocker is "major": GitLab sorts it above style issues ("minor") and below the
 # security levels it keeps for critical and blocker.
@@ -40,4 +39,4 @@ def issue(f: Finding) -> dict[str, Any]:
 
 
 def render(report: Report, options: RenderOptions | None = None) -> str:
-    return json.dumps([issue(f) for f in report.findings], indent=2, ensure_ascii=False) + "\n"
+    return json_text([issue(f) for f in report.findings])

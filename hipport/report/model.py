@@ -20,6 +20,7 @@ import posixpath
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
+from itertools import islice
 from typing import Any, NamedTuple
 
 from hipport import __version__
@@ -288,7 +289,20 @@ class Report:
         }
 
     def to_json(self, indent: int | None = 2) -> str:
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False) + "\n"
+        return json_text(self.to_dict(), indent)
+
+
+def json_text(value: Any, indent: int | None = 2) -> str:
+    """`json.dumps(value, indent=indent, ensure_ascii=False)` and a newline. The encoder's
+    pieces are joined a few thousand at a time as they come, not kept all (millions of
+    small strings, the peak of a large check's memory) to be joined at the end."""
+    pieces = json.JSONEncoder(ensure_ascii=False, indent=indent).iterencode(value)
+    text: list[str] = []
+    while batch := list(islice(pieces, 4096)):
+        text.append("".join(batch))
+    del batch, pieces, value  # the caller's dict form can go before the text is joined
+    text.append("\n")
+    return "".join(text)
 
 
 def target_dict(target: Target) -> dict[str, Any]:

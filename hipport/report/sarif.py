@@ -10,14 +10,13 @@ and the run records it as a tool execution notification.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from hipport import __version__
 from hipport.findings import RULES, Finding, RuleInfo
 from hipport.report import RenderOptions
-from hipport.report.model import Report
+from hipport.report.model import Report, json_text
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFO_URI = "https://github.com/hipport/hipport"
@@ -194,4 +193,4 @@ def to_sarif(report: Report, options: RenderOptions | None = None) -> dict[str, 
 
 
 def render(report: Report, options: RenderOptions | None = None) -> str:
-    return json.dumps(to_sarif(report, options), indent=2, ensure_ascii=False) + "\n"
+    return json_text(to_sarif(report, options))
