@@ -12,11 +12,12 @@ first lookup (one more C-speed pass). Bodies and bracket matches come from one
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import accumulate, compress
+from itertools import accumulate, chain, compress, count
+from operator import sub
 from typing import TYPE_CHECKING
 
 from hipport.findings import Finding, RuleInfo
@@ -26,7 +27,6 @@ from hipport.rules.tokens import (
     OPENERS,
     include_spelling,
     int_value,
-    matching,
 )
 
 if TYPE_CHECKING:
@@ -40,6 +40,9 @@ _DEPTH = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
 _AFTER_PARAMETERS = frozenset(
     {"const", "noexcept", "override", "final", "mutable", "volatile", "&", "&&"}
 )
+# Up to this many texts are located by a `list.index` scan each (about a fifth of the
+# cost of one `compress` pass each), more by one `compress` pass for all.
+_FEW_TEXTS = 4
 # Deleting k items from a list of n moves up to k * n pointers (memmove, fast).
 _MAX_MOVES = 1 << 25
 _DEVICE_WORDS = frozenset({"__device__", "__global__"})
@@ -70,9 +73,9 @@ class CodeIndex:
     in the file they are the Context's own columns), `orig` maps a code-token index to its
     index in ctx.tokens and `toks` holds the Token objects (both made on first use).
     Lookups by text (`indices`) read positions found at C speed: which of the asked texts
-    the file has at all (one pass for all the vocabularies, on the first lookup), then
-    where they are (one pass for all the texts the file has, on the first lookup that
-    finds one)."""
+    the file has at all (one set intersection for all the vocabularies, on the first
+    lookup), then where a present text is, on its first lookup (a `list.index` scan from
+    one to the next, or one `compress` pass for many texts at once)."""
 
     def __init__(self, ctx: Context, vocabulary: Collection[str] = ()) -> None:
         self.ctx = ctx
@@ -87,15 +90,11 @@ class CodeIndex:
         self.n = len(self.texts)
         # What is known of the texts in self._indexed (the rules' vocabularies, asked for
         # all at the first lookup, others on their own): `_present` those the file has;
-        # `_hits` the ascending code-token indices of the tokens (any kind) spelled as one
-        # of `_located` (the present texts already looked for), `_hit_texts` their texts;
-        # `_at` text -> its positions (made on its first lookup).
+        # `_at` text -> the ascending code-token indices of the tokens (any kind) spelled
+        # so, for the present texts looked up already.
         self._pending: frozenset[str] = _STRUCTURE | frozenset(vocabulary)
         self._indexed: set[str] = set()
         self._present: set[str] = set()
-        self._located: set[str] = set()
-        self._hits: list[int] = []
-        self._hit_texts: list[str] = []
         self._at: dict[str, list[int]] = {}
 
     @cached_property
@@ -115,6 +114,55 @@ class CodeIndex:
         """The code-token index of ctx.tokens[i] (of the next code token if i is a comment)."""
         return i - bisect_left(self._comments, i)
 
+    @cached_property
+    def _comment_slots(self) -> list[int]:
+        """For each comment, the code-token index of the code token after it."""
+        return list(map(sub, self._comments, count()))
+
+    def ctx_index(self, k: int) -> int:
+        """orig[k] without the list: the index in ctx.tokens of code token k."""
+        return k + bisect_right(self._comment_slots, k) if self._comments else k
+
+    def token(self, k: int) -> Token:
+        """Code token k (made on its own when the Token objects are not made yet)."""
+        return self.ctx.token(self.ctx_index(k))
+
+    def start(self, k: int) -> int:
+        """Byte offset of code token k."""
+        return self.ctx.columns.starts[self.ctx_index(k)]
+
+    def end(self, k: int) -> int:
+        """Byte offset just past code token k."""
+        return self.ctx.columns.ends[self.ctx_index(k)]
+
+    @cached_property
+    def lowered_source(self) -> bytes:
+        """The source with ASCII letters lower-cased (same offsets)."""
+        return self.ctx.source.lower()
+
+    def containing(self, words: tuple[bytes, ...], lowered: bool = False) -> list[int]:
+        """Ascending code-token indices of the code tokens holding one of `words` in the
+        source (`lowered`: in the lower-cased source): `bytes.find` from one token to the
+        next, one bisect per token found, for words no vocabulary can list (every name
+        holding "warp")."""
+        source = self.lowered_source if lowered else self.ctx.source
+        cols = self.ctx.columns
+        starts, ends, kinds = cols.starts, cols.ends, cols.kinds
+        found: set[int] = set()
+        for word in words:
+            at = source.find(word)
+            while at >= 0:
+                i = bisect_right(starts, at) - 1
+                after = at + 1  # the next search starts past this token (or this byte)
+                while 0 <= i < len(starts) and starts[i] < at + len(word):
+                    if ends[i] > at:
+                        if kinds[i] != COMMENT:
+                            found.add(i)
+                        after = max(after, ends[i])
+                    i += 1
+                at = source.find(word, after)
+        return sorted(map(self._code_index, found))
+
     def _know(self, texts: Collection[str]) -> None:
         """Learn which of `texts` (and of the vocabularies, the first time) the file has:
         one C-speed pass over the texts."""
@@ -127,25 +175,20 @@ class CodeIndex:
         self._indexed |= missing
         self._present |= missing.intersection(self.texts)
 
-    def _locate(self, texts: set[str]) -> None:
-        """Add the positions of the present texts not yet located (at least `texts`) to
-        the hits: one C-speed pass over the texts."""
-        if self._located.issuperset(texts):
+    def _locate(self, texts: Collection[str]) -> None:
+        """Find the positions of the present `texts` not located yet: one `compress` pass
+        for all of them when they are many, else a `list.index` scan for each (cheaper
+        than a pass of Python calls for a few texts)."""
+        todo = [t for t in texts if t not in self._at]
+        if len(todo) <= _FEW_TEXTS:
+            for t in todo:
+                self._at[t] = _all_positions(self.texts, t)
             return
-        todo = self._present - self._located
-        self._located |= todo
         all_texts = self.texts
-        new = list(compress(range(self.n), map(todo.__contains__, all_texts)))
-        hits = sorted(self._hits + new) if self._hits else new
-        self._hits = hits
-        self._hit_texts = list(map(all_texts.__getitem__, hits))
-
-    def _positions(self, text: str) -> list[int]:
-        """Ascending code-token indices of the tokens spelled `text` (a located text)."""
-        ks = self._at.get(text)
-        if ks is None:
-            ks = self._at[text] = list(compress(self._hits, map(text.__eq__, self._hit_texts)))
-        return ks
+        hits = list(compress(range(self.n), map(frozenset(todo).__contains__, all_texts)))
+        hit_texts = list(map(all_texts.__getitem__, hits))
+        for t in todo:
+            self._at[t] = list(compress(hits, map(t.__eq__, hit_texts)))
 
     def text(self, k: int | None) -> str:
         return self.texts[k] if k is not None and 0 <= k < self.n else ""
@@ -170,10 +213,11 @@ class CodeIndex:
         if not want:
             return []
         self._locate(want)
+        at = self._at
         if len(want) == 1:
-            ks = self._positions(next(iter(want)))
-        else:
-            ks = list(compress(self._hits, map(want.__contains__, self._hit_texts)))
+            ks = at[next(iter(want))]
+        else:  # ascending runs, merged (a token has one text: no duplicates)
+            ks = sorted(chain.from_iterable(map(at.__getitem__, want)))
         return list(compress(ks, map(kinds.__contains__, map(self.kinds.__getitem__, ks))))
 
     def mentions(self, texts: Collection[str]) -> bool:
@@ -191,7 +235,7 @@ class CodeIndex:
 
     def finding(self, info: RuleInfo, a: int, b: int, message: str, **fields: object) -> Finding:
         """A finding spanning code tokens a..b inclusive."""
-        return self.ctx.finding(info.code, self.toks[a].start, self.toks[b].end, message, **fields)
+        return self.ctx.finding(info.code, self.start(a), self.end(b), message, **fields)
 
     @cached_property
     def directive_ranges(self) -> list[tuple[str, int, int]]:
@@ -230,12 +274,11 @@ class CodeIndex:
     @cached_property
     def defines(self) -> list[Define]:
         out = []
-        toks = self.toks
         for name, a, b in self.directive_ranges:
             if name != "define" or b - a < 3:
                 continue
             n = a + 2
-            fn = self.punct(n + 1, "(") and toks[n].end == toks[n + 1].start
+            fn = self.punct(n + 1, "(") and self.end(n) == self.start(n + 1)
             out.append(Define(self.texts[n], n, tuple(range(n + 1, b)), fn))
         return out
 
@@ -257,11 +300,10 @@ class CodeIndex:
     def _brackets(self) -> tuple[list[int], list[int]]:
         """The code-token indices of the brackets ( [ { } ] ) and the nesting depth after
         each (one `accumulate`, from the start of the file)."""
-        texts, kinds = self.texts, self.kinds
-        ks = list(compress(range(self.n), map(_DEPTH.__contains__, texts)))
-        ks = list(compress(ks, map(PUNCTUATION.__eq__, map(kinds.__getitem__, ks))))
-        depth = list(accumulate(map(_DEPTH.__getitem__, map(texts.__getitem__, ks))))
-        return ks, depth
+        deltas = list(map(_DEPTH.get, self.texts))  # None for any other text
+        ks = list(compress(range(self.n), deltas))
+        # only punctuation tokens are spelled as brackets (comments are not code tokens)
+        return ks, list(accumulate(filter(None, deltas)))
 
     def match(self, k: int, limit: int | None = None) -> int | None:
         """tokens.matching(self.toks, k, limit), from the bracket depths: the first later
@@ -271,8 +313,6 @@ class CodeIndex:
             return None
         ks, depth = self._brackets
         p = bisect_left(ks, k)
-        if p == len(ks) or ks[p] != k:  # not a punctuation token: the walk decides
-            return matching(self.toks, k, limit)
         try:
             q = depth.index(depth[p] - 1, p + 1)
         except ValueError:
@@ -379,7 +419,7 @@ class CodeIndex:
 
     def value_of(self, ks: tuple[int, ...] | list[int]) -> tuple[Token, ...]:
         """Tokens of an expression with one level of surrounding parentheses dropped."""
-        toks = [self.toks[k] for k in ks]
+        toks = [self.token(k) for k in ks]
         while len(toks) >= 2 and toks[0].text == "(" and toks[-1].text == ")":
             toks = toks[1:-1]
         return tuple(toks)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import compress
 
 from hipport.catalogue import HARDCODED_WARP_SIZE
 from hipport.findings import Finding
@@ -12,7 +13,7 @@ from hipport.lexer import IDENTIFIER, KEYWORD, LITERAL, PUNCTUATION
 from hipport.rules.code_index import Body, CodeIndex
 from hipport.rules.hazards import HazardRule
 from hipport.rules.names import MASKED_SYNC
-from hipport.rules.tokens import int_value, matching
+from hipport.rules.tokens import int_value
 
 # Warp-level intrinsics: the masked *_sync ones and their unmasked forms.
 WARP_INTRINSICS = MASKED_SYNC | {
@@ -37,10 +38,18 @@ _LANE_HELPER = re.compile(
 )
 
 
+# Every name _LANE_HELPER accepts holds one of these, lower-cased.
+_HELPER_WORDS = (b"warp", b"lane")
+
+
 def _warp_bodies(v: CodeIndex) -> list[Body]:
     """Function bodies that use a warp intrinsic, or lane/warp index helpers (a function
     named like laneId / warp_id)."""
     uses = v.indices(WARP_INTRINSICS)
+    if not uses and not any(
+        _LANE_HELPER.search(v.texts[k]) for k in v.containing(_HELPER_WORDS, lowered=True)
+    ):
+        return []  # no body uses an intrinsic, no token is named as a lane helper
     return [b for b in v.bodies if _LANE_HELPER.search(b.name) or v.between(uses, b.open, b.close)]
 
 
@@ -64,10 +73,9 @@ def check_hardcoded_warp_size(v: CodeIndex) -> list[Finding]:
     bodies = _warp_bodies(v)
     if not bodies:
         return out
-    ops = v.indices(LANE_ARITHMETIC, (PUNCTUATION,))
     shared = v.indices(("__shared__",), _ANY_KIND)
     for body in bodies:
-        out.extend(_lane_arithmetic(v, body, ops))
+        out.extend(_lane_arithmetic(v, body))
         out.extend(_shared_per_warp(v, body, set(macros), shared))
     return out
 
@@ -94,43 +102,49 @@ def _warp_size_macros(v: CodeIndex) -> dict[str, list[tuple[int, int]]]:
         values.setdefault(d.name, set()).add(val)
         if val == 32:
             sites.setdefault(d.name, []).append((d.name_index, d.value[-1]))
-    for k in v.indices(v.names_where(_warp_size_name)):
-        t = v.toks[k]
-        if not v.punct(k + 1, "=") or v.is_member(k):
+    for j in v.indices(("=",), (PUNCTUATION,)):  # name = value, the name warp-size-like
+        k = j - 1
+        name = v.texts[k] if k >= 0 and v.kinds[k] == IDENTIFIER else ""
+        if not name or not _warp_size_name(name) or v.is_member(k):
             continue
         end = k + 2
-        while end < len(v.toks) and v.text(end) not in (";", ",", "}", ">", ")"):
+        while end < v.n and v.text(end) not in (";", ",", "}", ">", ")"):
             end += 1
         val = v.int_of(list(range(k + 2, end)))
-        values.setdefault(t.text, set()).add(val)
+        values.setdefault(name, set()).add(val)
         if val == 32:
-            sites.setdefault(t.text, []).append((k, end - 1))
+            sites.setdefault(name, []).append((k, end - 1))
     return {name: ks for name, ks in sites.items() if values[name] == {32}}
 
 
 _ANY_KIND = (IDENTIFIER, KEYWORD, LITERAL, PUNCTUATION)
 
 
-def _lane_arithmetic(v: CodeIndex, body: Body, ops: list[int]) -> list[Finding]:
+def _lane_arithmetic(v: CodeIndex, body: Body) -> list[Finding]:
     out = []
-    for k in v.between(ops, body.open + 1, body.close - 1):
-        op = v.toks[k]
-        lit = v.toks[k + 1]
-        if lit.kind != LITERAL or int_value(lit.text) != LANE_ARITHMETIC[op.text]:
+    texts, kinds = v.texts, v.kinds
+    inside = range(body.open + 1, body.close - 1)
+    ops = compress(inside, map(LANE_ARITHMETIC.__contains__, texts[body.open + 1 : body.close - 1]))
+    for k in ops:
+        op = texts[k]
+        if kinds[k] != PUNCTUATION or kinds[k + 1] != LITERAL:
+            continue
+        lit = texts[k + 1]
+        if int_value(lit) != LANE_ARITHMETIC[op]:
             continue
         if v.text(k + 2) in ("(", "["):  # part of a longer expression starting there: skip
             continue
-        if v.toks[k - 1].kind == LITERAL:  # a constant such as 1024 / 32 (a bound): skip
+        if kinds[k - 1] == LITERAL:  # a constant such as 1024 / 32 (a bound): skip
             continue
-        what = {32: "32 lanes", 31: "a 32-lane mask", 5: "log2(32)"}[LANE_ARITHMETIC[op.text]]
+        what = {32: "32 lanes", 31: "a 32-lane mask", 5: "log2(32)"}[LANE_ARITHMETIC[op]]
         out.append(
             v.finding(
                 HARDCODED_WARP_SIZE,
                 k,
                 k + 1,
-                f"`{op.text} {lit.text}` assumes {what} per warp in warp-level code; AMD "
+                f"`{op} {lit}` assumes {what} per warp in warp-level code; AMD "
                 "wavefronts have 64 lanes: compute lane and warp indices from warpSize",
-                api=f"{op.text} {lit.text}",
+                api=f"{op} {lit}",
                 hip="warpSize",
                 hint=HARDCODED_WARP_SIZE.fix,
             )
@@ -152,7 +166,7 @@ def _shared_per_warp(
         for j in range(k, end):
             if not v.punct(j, "["):
                 continue
-            close = matching(v.toks, j, end + 1)
+            close = v.match(j, end + 1)
             if close is None:
                 continue
             dim_ks = list(range(j + 1, close))
@@ -178,5 +192,5 @@ def _shared_per_warp(
 RULE = HazardRule(
     HARDCODED_WARP_SIZE,
     check_hardcoded_warp_size,
-    WARP_INTRINSICS | frozenset(LANE_ARITHMETIC) | {"__shared__"},
+    WARP_INTRINSICS | {"__shared__", "="},
 )
