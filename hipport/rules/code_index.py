@@ -15,13 +15,14 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import accumulate, chain, compress, count
 from operator import sub
 from typing import TYPE_CHECKING
 
 from hipport.findings import Finding, RuleInfo
-from hipport.lexer import COMMENT, IDENTIFIER, LITERAL, PUNCTUATION, Token
+from hipport.lexer import COMMENT, IDENTIFIER, KEYWORD, LITERAL, PUNCTUATION, Token, lex_columns
+from hipport.rules.branches import branches
 from hipport.rules.tokens import (
     INCLUDE_DIRECTIVES,
     OPENERS,
@@ -208,8 +209,7 @@ class CodeIndex:
     def indices(self, texts: Collection[str], kinds: Collection[str] = (IDENTIFIER,)) -> list[int]:
         """Ascending code-token indices of the tokens spelled as one of `texts` and of one
         of `kinds` (identifiers by default)."""
-        self._know(texts)
-        want = self._present.intersection(texts)
+        want = self._present_of(texts, kinds)
         if not want:
             return []
         self._locate(want)
@@ -220,9 +220,27 @@ class CodeIndex:
             ks = sorted(chain.from_iterable(map(at.__getitem__, want)))
         return list(compress(ks, map(kinds.__contains__, map(self.kinds.__getitem__, ks))))
 
+    def _present_of(self, texts: Collection[str], kinds: Collection[str]) -> set[str]:
+        """The texts of `texts` the file may have as a token of one of `kinds` (a superset:
+        the positions decide): the identifiers from ctx.identifiers (the file's distinct
+        identifier texts), keywords among the texts the lexer makes keywords, and a few
+        other texts when their bytes are in the source; else one pass over the texts."""
+        found = self.ctx.identifiers.intersection(texts) if IDENTIFIER in kinds else set()
+        if all(kind == IDENTIFIER for kind in kinds):
+            return found
+        rest = [t for t in texts if t not in found]
+        if all(kind in (IDENTIFIER, KEYWORD) for kind in kinds):
+            keywords = _keywords(frozenset(texts)) if rest else frozenset()
+            rest = [t for t in rest if t in keywords]
+        if len(rest) <= _FEW_TEXTS * 2:
+            source = self.ctx.source
+            return found | {t for t in rest if _encoded(t) in source}
+        self._know(texts)
+        return found | self._present.intersection(rest)
+
     def mentions(self, texts: Collection[str]) -> bool:
         """Some identifier is spelled as one of `texts`."""
-        return bool(self.indices(texts))
+        return not self.ctx.identifiers.isdisjoint(texts)
 
     def names_where(self, test: Callable[[str], bool]) -> list[str]:
         """Distinct token texts passing `test` (each text tested once)."""
@@ -383,6 +401,11 @@ class CodeIndex:
             p -= 1
         return p + 1
 
+    def is_dead(self, k: int) -> bool:
+        """Code token k sits in an #if arm hipcc does not compile (rules.branches, worked
+        out on the first question: ask it last, of the few tokens that would be found)."""
+        return branches(self.ctx).is_dead(self.start(k))
+
     def body_at(self, k: int) -> Body | None:
         for b in self.bodies:
             if b.open < k < b.close:
@@ -455,3 +478,19 @@ def _dropped(items: list, cuts: list[int]) -> list:
     for a, b in _runs_between(cuts, len(items)):
         joined += items[a:b]
     return joined
+
+
+@lru_cache(maxsize=1 << 12)
+def _encoded(text: str) -> bytes:
+    """A token text as the bytes it was sliced from."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+@lru_cache(maxsize=256)
+def _keywords(texts: frozenset[str]) -> frozenset[str]:
+    """The texts the lexer makes keywords (its language options decide, not the file)."""
+    words = [t for t in texts if t.isidentifier() and t.isascii()]
+    if not words:
+        return frozenset()
+    lexed = lex_columns(" ".join(sorted(words)).encode())
+    return frozenset(t for t, k in zip(lexed.texts, lexed.kinds, strict=True) if k == KEYWORD)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from hipport.catalogue import CUDA_ONLY_DEVICE_API as INFO
 from hipport.findings import Finding
 from hipport.lexer import IDENTIFIER, KEYWORD
-from hipport.rules.branches import branches
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.gate_facts import GateFact, facts_of_kind, verdict
 from hipport.rules.hazards import HazardRule
@@ -20,17 +19,14 @@ def check(v: CodeIndex) -> list[Finding]:
         return []
     ctx = v.ctx
     own = ctx.defined | ctx.options.project_names | ctx.user_declared
-    dead = branches(ctx)
     out: list[Finding] = []
     for k in ks:
         name = v.toks[k].text
         if name in own or name in ctx.tables.by_cuda or v.is_member(k) or v.text(k - 1) == "::":
             continue
-        if dead.is_dead(v.toks[k].start):
-            continue
         fact = FACTS[name]
         found = verdict(fact, ctx.target, ctx.tables.newest_rocm)
-        if found is None:
+        if found is None or v.is_dead(k):
             continue
         severity, note = found
         what = "attribute" if fact.kind == "attribute" else "device function"

@@ -16,26 +16,29 @@ def check(v: CodeIndex) -> list[Finding]:
     ctx = v.ctx
     # the runtime calls the rename rule saw (its uses), not another pass over the tokens
     calls = [u for u in ctx.earlier_uses if u.family == "runtime"]
-    if not calls or not v.bodies:
+    # only a __global__ or __device__ function's body can hold a finding
+    if not calls or ctx.identifiers.isdisjoint(_DEVICE_WORDS) or not v.bodies:
         return []
-    dead = branches(ctx)
-    starts = [v.toks[b.open].start for b in v.bodies]
+    starts = [v.start(b.open) for b in v.bodies]
     out: list[Finding] = []
     # a use's location is its token's (lines as clang counts them: a lone \r breaks one too),
     # so its offset comes from the token, not from line_starts (which counts \n only)
     names = {u.api for u in calls}
-    offset_of = {(t.line, t.column): t.start for t in ctx.tokens if t.text in names}
+    tokens = map(v.token, v.indices(names))
+    offset_of = {(t.line, t.column): t.start for t in tokens}
     for use in calls:
         start = offset_of.get((use.location.line, use.location.column))
         if start is None:
             continue
         i = bisect_right(starts, start) - 1
-        if i < 0 or dead.is_dead(start):
+        if i < 0:
             continue
         body = v.bodies[i]
         kind = v.device_kind(body)
         end = start + len(use.api)
-        if start >= v.toks[body.close].start or kind is None or not _is_call(ctx.source, end):
+        if start >= v.start(body.close) or kind is None or not _is_call(ctx.source, end):
+            continue
+        if branches(ctx).is_dead(start):
             continue
         finding = ctx.finding(
             INFO.code,
@@ -51,6 +54,9 @@ def check(v: CodeIndex) -> list[Finding]:
             finding.message += " (a __host__ __device__ function: breaks when compiled for the GPU)"
         out.append(finding)
     return out
+
+
+_DEVICE_WORDS = frozenset({"__global__", "__device__"})
 
 
 def _is_call(source: bytes, end: int) -> bool:

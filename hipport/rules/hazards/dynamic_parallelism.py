@@ -6,7 +6,6 @@ from hipport.catalogue import DYNAMIC_PARALLELISM as INFO
 from hipport.catalogue import Severity
 from hipport.findings import Finding
 from hipport.lexer import PUNCTUATION
-from hipport.rules.branches import branches
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.hazards import HazardRule
 from hipport.rules.tokens import is_launch_open
@@ -14,13 +13,15 @@ from hipport.rules.tokens import is_launch_open
 
 def check(v: CodeIndex) -> list[Finding]:
     out: list[Finding] = []
-    dead = branches(v.ctx)
+    # a launch can only be found in a __global__ or __device__ function's body
+    if v.ctx.identifiers.isdisjoint(("__global__", "__device__")):
+        return out
     for k in v.indices(("<<",), (PUNCTUATION,)):
-        if k == 0 or not is_launch_open(v.toks, k) or dead.is_dead(v.toks[k].start):
+        if k == 0 or not is_launch_open(v.toks, k):
             continue
         body = v.body_at(k)
         kind = v.device_kind(body) if body is not None else None
-        if kind is None or body is None:
+        if kind is None or body is None or v.is_dead(k):
             continue
         kernel = v.toks[k - 1].text
         finding = v.finding(

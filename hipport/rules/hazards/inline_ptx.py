@@ -9,7 +9,6 @@ from hipport.findings import Finding
 from hipport.lexer import IDENTIFIER, KEYWORD, LITERAL
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.hazards import HazardRule
-from hipport.rules.tokens import matching
 
 ASM_WORDS = frozenset({"asm", "__asm__", "__asm"})
 
@@ -26,16 +25,19 @@ _PTX = re.compile(
 
 
 def check_inline_ptx(v: CodeIndex) -> list[Finding]:
-    out = []
+    out: list[Finding] = []
+    words = v.indices(ASM_WORDS, (KEYWORD, IDENTIFIER))
+    if not words:
+        return out
     defines = {k for name, a, b in v.directive_ranges if name == "define" for k in range(a, b)}
-    for k in v.indices(ASM_WORDS, (KEYWORD, IDENTIFIER)):
+    for k in words:
         t = v.toks[k]
         p = k + 1
         while v.text(p) in ASM_QUALIFIERS:
             p += 1
         if not v.punct(p, "("):
             continue
-        close = matching(v.toks, p)
+        close = v.match(p)
         if close is None:
             continue
         strings = " ".join(

@@ -3,13 +3,15 @@ results kept in 32 bits."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from hipport.catalogue import LANE_MASK_32BIT
 from hipport.findings import Finding
 from hipport.lexer import IDENTIFIER, KEYWORD, LITERAL, PUNCTUATION
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.hazards import HazardRule
 from hipport.rules.names import MASKED_SYNC
-from hipport.rules.tokens import int_value, matching, split_args
+from hipport.rules.tokens import int_value, split_args
 
 BALLOTS = frozenset({"__ballot_sync", "__ballot", "__activemask"})
 
@@ -46,7 +48,13 @@ def check_lane_mask_32bit(v: CodeIndex) -> list[Finding]:
     calls = v.indices(MASKED_SYNC | BALLOTS)
     if not calls:
         return out
-    names = _full_mask_names(v)
+    known: list[set[str]] = []
+
+    def names() -> set[str]:  # read only when a mask argument is a name
+        if not known:
+            known.append(_full_mask_names(v))
+        return known[0]
+
     for k in calls:
         t = v.toks[k]
         if v.is_member(k) or not v.punct(k + 1, "("):
@@ -94,8 +102,8 @@ def _full_mask_names(v: CodeIndex) -> set[str]:
     return names
 
 
-def _mask_argument(v: CodeIndex, k: int, names: set[str]) -> list[Finding]:
-    close = matching(v.toks, k + 1)
+def _mask_argument(v: CodeIndex, k: int, names: Callable[[], set[str]]) -> list[Finding]:
+    close = v.match(k + 1)
     args = split_args(v.toks, k + 1, close) if close is not None else None
     if not args:
         return []
@@ -103,7 +111,7 @@ def _mask_argument(v: CodeIndex, k: int, names: set[str]) -> list[Finding]:
     name = v.toks[k].text
     for j in range(a, b):
         last = _full_mask_at(v, j)
-        if last is None and v.toks[j].kind == IDENTIFIER and v.toks[j].text in names:
+        if last is None and v.toks[j].kind == IDENTIFIER and v.toks[j].text in names():
             last = j
         if last is None:
             continue

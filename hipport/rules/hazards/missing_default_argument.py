@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from hipport.catalogue import MISSING_DEFAULT_ARGUMENT as INFO
 from hipport.findings import Finding
-from hipport.rules.branches import branches
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.gate_facts import GateFact, facts_of_kind, verdict
 from hipport.rules.hazards import HazardRule
-from hipport.rules.tokens import matching, split_args
+from hipport.rules.tokens import split_args
 
 FACTS: dict[str, GateFact] = facts_of_kind("default-argument")
 
@@ -20,19 +19,18 @@ def check(v: CodeIndex) -> list[Finding]:
         return []
     ctx = v.ctx
     own = ctx.defined | ctx.options.project_names | ctx.user_declared
-    dead = branches(ctx)
     out: list[Finding] = []
     for k in ks:
         name = v.toks[k].text
         if name in own or v.is_member(k) or not v.punct(k + 1, "("):
             continue
-        close = matching(v.toks, k + 1)
-        if close is None or dead.is_dead(v.toks[k].start):
+        close = v.match(k + 1)
+        if close is None:
             continue
         n = len(split_args(v.toks, k + 1, close) or [])
         fact = FACTS[name]
         found = verdict(fact, ctx.target, ctx.tables.newest_rocm)
-        if n not in fact.failing_arg_counts or found is None:
+        if n not in fact.failing_arg_counts or found is None or v.is_dead(k):
             continue
         severity, note = found
         finding = v.finding(

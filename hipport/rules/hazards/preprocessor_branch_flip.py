@@ -23,6 +23,8 @@ MACROS = facts_of_kind("macro")
 
 def check(v: CodeIndex) -> list[Finding]:
     ctx = v.ctx
+    if ctx.identifiers.isdisjoint(MACROS):
+        return []  # no #if can test an nvcc macro, no code can use one
     found = branches(ctx)
     out: list[Finding] = []
     for chain in found.chains:
@@ -104,11 +106,10 @@ def _uses_in_code(v: CodeIndex) -> list[Finding]:
         return []
     ctx = v.ctx
     own = ctx.defined | ctx.options.project_names
-    dead = branches(ctx)
     out = []
     for k in ks:
         name = v.toks[k].text
-        if name in own or k in v.in_directive or dead.is_dead(v.toks[k].start):
+        if name in own or v.in_directive_at(k) or v.is_dead(k):
             continue
         out.append(
             v.finding(

@@ -9,10 +9,9 @@ from hipport.catalogue import VECTOR_OPERATOR_AMBIGUOUS as INFO
 from hipport.catalogue import Severity
 from hipport.findings import Finding
 from hipport.lexer import IDENTIFIER, KEYWORD
-from hipport.rules.branches import branches
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.hazards import HazardRule
-from hipport.rules.tokens import matching, split_args
+from hipport.rules.tokens import split_args
 
 _OPERATORS = frozenset({"+=", "-=", "*=", "/="})
 _VECTOR = re.compile(r"(?:u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]\Z")
@@ -20,17 +19,19 @@ _VECTOR = re.compile(r"(?:u?char|u?short|u?int|u?long|u?longlong|float|double)[1
 
 def check(v: CodeIndex) -> list[Finding]:
     out: list[Finding] = []
-    dead = branches(v.ctx)
-    for k in v.indices(("operator",), (KEYWORD, IDENTIFIER)):
+    operators = v.indices(("operator",), (KEYWORD, IDENTIFIER))
+    if not operators:
+        return out
+    for k in operators:
         op = v.text(k + 1)
-        if op not in _OPERATORS or not v.punct(k + 2, "(") or dead.is_dead(v.toks[k].start):
+        if op not in _OPERATORS or not v.punct(k + 2, "("):
             continue
-        close = matching(v.toks, k + 2)
+        close = v.match(k + 2)
         args = split_args(v.toks, k + 2, close) if close is not None else None
         if not args or len(args) != 2:
             continue  # a member operator, or not a declaration we read
         types = [_vector_type(v, a, b) for a, b in args]
-        if types[0] is None or types[0] != types[1]:
+        if types[0] is None or types[0] != types[1] or v.is_dead(k):
             continue
         vector = types[0]
         finding = v.finding(
