@@ -13,7 +13,8 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import product
+from functools import lru_cache
+from itertools import compress, product
 from math import prod
 from typing import TYPE_CHECKING
 
@@ -122,12 +123,15 @@ def _merge(ranges: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
 
 def _chain(ctx: Context, ds: list[Directive], endif: Directive, macros: frozenset[str]) -> Chain:
     arms = []
+    defined = ctx.defined
     for i, d in enumerate(ds):
         end = ds[i + 1].line_start if i + 1 < len(ds) else endif.line_start
         words = _condition(ctx, d)
-        tested = tuple(sorted({w for w in words if w in macros}))
-        hip = _value(words, lambda name: _hip_value(name, ctx.defined))
-        arms.append(Arm(d, tested, hip, _cuda_values(words, tested), (d.line_end, end)))
+        distinct = set(words)
+        tested, hip, cuda = _arm_values(
+            tuple(words), frozenset(distinct & macros), frozenset(distinct & defined)
+        )
+        arms.append(Arm(d, tested, hip, cuda, (d.line_end, end)))
     taken: int | None = len(arms)
     for i, arm in enumerate(arms):
         if arm.hip is None:
@@ -139,17 +143,33 @@ def _chain(ctx: Context, ds: list[Directive], endif: Directive, macros: frozense
     return Chain(tuple(arms), taken)
 
 
+@lru_cache(maxsize=8192)
+def _arm_values(
+    words: tuple[str, ...], macros: frozenset[str], defined: frozenset[str]
+) -> tuple[tuple[str, ...], bool | None, frozenset[bool]]:
+    """An arm's nvcc macros, its value under HIP and its values over CUDA compilations,
+    from its condition's words and those of them that are nvcc macros (not the program's)
+    and that the program defines (all it depends on: the same condition in many files is
+    evaluated once)."""
+    tested = tuple(sorted(macros))
+    hip = _value(list(words), lambda name: _hip_value(name, defined))
+    return tested, hip, _cuda_values(list(words), tested)
+
+
 def _condition(ctx: Context, d: Directive) -> list[str]:
     """The condition as a list of token texts, #ifdef/#ifndef/#else written as #if."""
-    toks = [t for t in ctx.tokens[d.hash + 2 : d.end] if t.kind != COMMENT]
-    texts = [t.text for t in toks]
+    cols = ctx.columns
+    all_kinds = cols.kinds[d.hash + 2 : d.end]
+    code = [k != COMMENT for k in all_kinds]
+    kinds = list(compress(all_kinds, code))
+    texts = list(compress(cols.texts[d.hash + 2 : d.end], code))
     if d.name in ("ifdef", "elifdef"):
         return ["defined", *texts[:1]]
     if d.name in ("ifndef", "elifndef"):
         return ["!", "defined", *texts[:1]]
     if d.name == "else":
         return ["1"]
-    if any(t.kind not in (IDENTIFIER, KEYWORD, LITERAL, "punctuation") for t in toks):
+    if any(k not in (IDENTIFIER, KEYWORD, LITERAL, "punctuation") for k in kinds):
         return ["?"]
     return texts
 
