@@ -163,6 +163,15 @@ class Context:
         end_line, end_col = self.position(tok.end)
         return Location(self.path, line, column, end_line, end_col)
 
+    def token_location_at(self, i: int) -> Location:
+        """token_location(token(i)), without making the Token."""
+        lexed = self.lexed
+        where = lexed.where if isinstance(lexed, Columns) else lexed[i].where
+        cols = self.columns
+        line, column = where.position(cols.starts[i])
+        end_line, end_col = self.position(cols.ends[i])
+        return Location(self.path, line, column, end_line, end_col)
+
     def finding(self, code: str, start: int, end: int, message: str, **fields: object) -> Finding:
         """A Finding with the registered default severity of `code`."""
         severity = RULES[code].severity if code in RULES else Severity.WARNING

@@ -71,10 +71,7 @@ class RenameRule:
     def run(self, ctx: Context) -> RuleResult:
         out = RuleResult()
         edits, findings, uses = out.edits, out.findings, out.uses
-        by_cuda = ctx.tables.by_cuda
         user = ctx.options.user_renames
-        disabled = ctx.options.disabled_mappings
-        skip = ctx.user_declared
         strings = ctx.target.translate_strings
         wanted = _wanted(ctx)
         if not wanted and not strings:
@@ -103,11 +100,8 @@ class RenameRule:
             if guard is not None:
                 edits.append(ctx.edit(starts[i], ends[i], guard, self.name))
                 continue
-            if name not in by_cuda or name in PRESERVE or name in skip:
-                continue
+            # a table name: _wanted left out the preserved, the user's own and the disabled
             if i in in_include or is_member_or_qualified(cols, i, directive_at):
-                continue
-            if name in disabled:
                 continue
             plan = None
             if name in overloads:
@@ -131,15 +125,15 @@ class RenameRule:
 
     def _one(self, ctx: Context, i: int, plan: _Plan, out: RuleResult) -> None:
         """Token i, an occurrence of a table name, as its plan says."""
-        tok = ctx.token(i)
-        start, end = tok.start, tok.end
+        cols = ctx.columns
+        start, end = cols.starts[i], cols.ends[i]
         if plan.use:
             out.uses.append(
                 Use(
-                    tok.text,
+                    cols.texts[i],
                     plan.res.family,
                     plan.res.status,
-                    ctx.token_location(tok),
+                    ctx.token_location_at(i),
                     plan.use_new_name,
                     plan.res.min_rocm,
                 )

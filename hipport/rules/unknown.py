@@ -52,7 +52,7 @@ class UnknownRule:
         if not candidates:
             return RuleResult()
         cols = ctx.columns
-        starts, ends = cols.starts, cols.ends
+        texts, starts, ends = cols.texts, cols.starts, cols.ends
         directive_at = ctx.directive_at
         dead = None
         for i in ctx.where(candidates):
@@ -65,9 +65,9 @@ class UnknownRule:
                 dead = branches(ctx)
             if dead.is_dead(starts[i]):
                 continue  # in an #if arm hipcc does not compile
-            tok = ctx.token(i)
-            name = tok.text
-            uses.append(ctx.use(tok, Resolution(name, Status.UNKNOWN)))
+            name = texts[i]
+            # ctx.use(token, Resolution(name, Status.UNKNOWN)), without making the token
+            uses.append(Use(name, None, Status.UNKNOWN, ctx.token_location_at(i)))
             findings.append(
                 ctx.finding(
                     UNKNOWN.code,
