@@ -18,8 +18,10 @@ and only when an identifier after a comma asks for it).
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from itertools import accumulate, compress, repeat
+from typing import NamedTuple
 
 from hipport.lexer import COMMENT, IDENTIFIER, KEYWORD, Columns, Token, TokenList, columns
 from hipport.rules.gate_facts import macro_names
@@ -178,23 +180,28 @@ def _code_columns(
 ) -> tuple[list[str], list[str]]:
     """The texts and kinds of the code tokens: comments and directive lines left out."""
     texts, kinds = cols.texts, cols.kinds
-    cuts = [(d.hash, d.end) for d in directives]
-    cuts += ((i, i + 1) for i in _comments(cols, source))
-    if not cuts:
+    comments = _comments(cols, source)
+    if not directives and not comments:
         return texts, kinds
-    cuts.sort()
-    code_texts: list[str] = []
-    code_kinds: list[str] = []
-    at = 0
-    for start, end in cuts:
-        if start > at:
-            code_texts += texts[at:start]
-            code_kinds += kinds[at:start]
-        if end > at:
-            at = end
-    code_texts += texts[at:]
-    code_kinds += kinds[at:]
+    code_texts, code_kinds = texts[:], kinds[:]
+    for start, end in reversed(_merged([(d.hash, d.end) for d in directives], comments)):
+        del code_texts[start:end]  # a memmove of the rest
+        del code_kinds[start:end]
     return code_texts, code_kinds
+
+
+def _merged(spans: list[tuple[int, int]], singles: list[int]) -> list[tuple[int, int]]:
+    """The ascending index ranges covered by `spans` and `singles`, touching ones joined."""
+    spans += ((i, i + 1) for i in singles)
+    spans.sort()
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        if out and start <= out[-1][1]:
+            if end > out[-1][1]:
+                out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
+    return out
 
 
 # Inside every comment token: its opening `/` and the `/`, `*` or line splice after it.
@@ -274,76 +281,156 @@ _PUNCTUATION_CLASSES = (
 )
 _CLASS_TEXTS = (
     *_PUNCTUATION_CLASSES,
-    *sorted(TYPE_KEYWORDS | NOT_TYPES | INTRODUCERS),
+    *sorted(TYPE_KEYWORDS | NOT_TYPES | INTRODUCERS | {"__restrict__"}),
 )
 _CLASS = {text: i + 1 for i, text in enumerate(_CLASS_TEXTS)}
 _PUNCTUATION_SET = frozenset(_PUNCTUATION_CLASSES)
 
 
-def _role(test: object) -> bytes:
-    """A bytes.translate table: class byte -> 1 where `test(text)` holds (class 0: the
-    test of an identifier nobody lists, spelled "")."""
-    return bytes([int(bool(test("")))] + [int(bool(test(t))) for t in _CLASS_TEXTS]).ljust(
-        256, b"\0"
-    )
+def _roles(*tests: Callable[[str], bool]) -> bytes:
+    """A bytes.translate table: class byte -> bit i set where `tests[i](text)` holds (class
+    0, a text nobody lists, is tested as "")."""
+    return bytes(
+        sum(1 << i for i, test in enumerate(tests) if test(text)) for text in ("", *_CLASS_TEXTS)
+    ).ljust(256, b"\0")
 
 
 def _is_word(text: str) -> bool:
     return text not in _PUNCTUATION_SET
 
 
-# May stand before a name the main checks take: a type-like word, a declarator prefix,
-# `}` (struct {...} name;), `[` (auto [a, b]), `,` (the next declarator), `using`.
-def _is_before(text: str) -> bool:
-    return (_is_word(text) and text not in NOT_TYPES) or text in {
-        "*",
-        "&",
-        "&&",
-        "**",
-        ">",
-        "}",
-        "[",
-        ",",
-        "using",
-    }
+# The candidates are found in eight lanes (the bits of one byte per token): a lane is
+# a test of the token itself, of the one before, of the one after and of the one two
+# before, each a bytes.translate table of the class bytes. Lanes 0 and 1 are `typed`:
+#   0  a plain identifier after a type keyword, before a follower or `>`: int x = / <int N>
+#   1  a plain identifier after another, before a follower: Buffer buf;
+# the others are read one by one:
+#   2  a word after `,` `>` `using` `__restrict__` `[`, before a follower: , y = / auto [a,
+#      (in a file with an enum, after `{` too, and before `}` too: the enumerators)
+#   3  a word after `&` `&&` `**` after a type-like word, before a follower: T &x)
+#   4  a word after `*` after a type-like word or `(`, before a follower: T *x, / (*cb)
+#   5  a word after `}`, before `;` or `,`: struct {...} name;
+#   6  a listed word (size_t, ...) after a type keyword or a plain word, before a follower
+#   7  a word after struct/class/enum/... or `#`: struct name / # define
+# (Two after `typedef`, and `enum` itself, are looked up on their own: they are rare.)
+_TYPED_LANES, _OTHER_LANES = 0b11, 0b11111100
+_ALWAYS_BEFORE_TWO = 0b11100111  # the lanes that do not test the token two before
 
 
-_WORD = _role(_is_word)
-_BEFORE = _role(_is_before)
-_BEFORE_IN_ENUM = _role(lambda t: _is_before(t) or t == "{")  # { A = 1, B }
-_AFTER = _role(lambda t: t in AFTER_DECLARATOR or t in (">", ">>"))
-_AFTER_IN_ENUM = _role(lambda t: t in AFTER_DECLARATOR or t in (">", ">>", "}"))
-# bit 0: introduces the next name; bit 1: `#` (before `define`); bit 2: `typedef`
-_RARE = bytes(
-    (t in INTRODUCERS) | (t == "#") << 1 | (t == "typedef") << 2 for t in ("", *_CLASS_TEXTS)
-).ljust(256, b"\0")
-_BRACES = _role(lambda t: t in ("{", "}"))
+def _is_plain(text: str) -> bool:
+    return text == ""
+
+
+def _lanes(cur: tuple, before: tuple, after: tuple, before_two: tuple) -> tuple[bytes, ...]:
+    """The four translate tables, from each lane's tests (None: any token)."""
+    return tuple(
+        _roles(*(test or (lambda _t: True) for test in tests))
+        for tests in (cur, before, after, before_two)
+    )
+
+
+def _type_like(text: str) -> bool:
+    return (_is_word(text) and text not in NOT_TYPES) or text in ("*", "&", "&&", "**", ">", ",")
+
+
+def _tables(in_enum: bool) -> tuple[bytes, ...]:
+    follower = AFTER_DECLARATOR | ({"}"} if in_enum else set())
+    before_list = {",", ">", "using", "__restrict__", "["} | ({"{"} if in_enum else set())
+    return _lanes(
+        (
+            _is_plain,
+            _is_plain,
+            _is_word,
+            _is_word,
+            _is_word,
+            _is_word,
+            lambda t: _is_word(t) and not _is_plain(t),
+            _is_word,
+        ),
+        (
+            lambda t: t in TYPE_KEYWORDS,
+            _is_plain,
+            lambda t: t in before_list,
+            lambda t: t in ("&", "&&", "**"),
+            lambda t: t == "*",
+            lambda t: t == "}",
+            lambda t: t in TYPE_KEYWORDS or _is_plain(t),
+            lambda t: t in INTRODUCERS or t == "#",
+        ),
+        (
+            lambda t: t in AFTER_DECLARATOR or t in (">", ">>"),
+            lambda t: t in AFTER_DECLARATOR,
+            lambda t: t in follower,
+            lambda t: t in AFTER_DECLARATOR,
+            lambda t: t in AFTER_DECLARATOR,
+            lambda t: t in (";", ","),
+            lambda t: t in AFTER_DECLARATOR or t in (">", ">>"),
+            None,
+        ),
+        (None, None, None, _type_like, lambda t: _type_like(t) or t == "(", None, None, None),
+    )
+
+
+_TABLES = _tables(in_enum=False)
+_TABLES_IN_ENUM = _tables(in_enum=True)
+_LANE_SETS = (
+    bytes(int(bool(b & _TYPED_LANES)) for b in range(256)),
+    bytes(int(bool(b & _OTHER_LANES)) for b in range(256)),
+)
+_BRACES = _roles(lambda t: t in ("{", "}"))
 _ENUM = _CLASS["enum"]
+_TYPEDEF = _CLASS["typedef"]
 
 
-def _candidates(texts: list[str]) -> tuple[list[int], bytes]:
-    """Indices (> 0, in order) of the code tokens any check may take or that change the
-    enum state, and the class bytes. A superset: each is checked in full afterwards."""
+class _Candidates(NamedTuple):
+    """The code tokens worth reading (indices > 0, in order): `typed`, an identifier
+    right after a type keyword or another identifier and before a declarator follower,
+    which every check takes (when the kinds agree); `others`, those the checks must read
+    one by one. And the class bytes."""
+
+    typed: list[int]
+    others: list[int]
+    classes: bytes
+
+
+def _candidates(texts: list[str]) -> _Candidates:
+    """A superset of the tokens a check may take or that change the enum state."""
     n = len(texts)
     classes = bytes(map(_CLASS.get, texts, repeat(0)))
+    if n < 2:
+        return _Candidates([], [], classes)
     in_enum = _ENUM in classes
-    word = int.from_bytes(classes.translate(_WORD), "big")
-    before = int.from_bytes(classes.translate(_BEFORE_IN_ENUM if in_enum else _BEFORE), "big")
-    after = int.from_bytes(classes.translate(_AFTER_IN_ENUM if in_enum else _AFTER), "big")
-    rare = int.from_bytes(classes.translate(_RARE), "big")
-    # token k is byte k from the left: >> 8 moves a byte one token on, << 8 one token back
-    ones = int.from_bytes(b"\1" * n, "big")
-    picked = word & (
-        (before >> 8) & (after << 8)
-        # after struct/enum/...; `define` after `#`; two after `typedef`
-        | ((rare >> 8) | (rare >> 9) | (rare >> 18)) & ones
+    cur, before, after, before_two = (
+        int.from_bytes(classes.translate(table), "big")
+        for table in (_TABLES_IN_ENUM if in_enum else _TABLES)
     )
+    # token k is byte k from the left: >> 8 moves a byte one token on, << 8 one token back
+    lanes = (
+        cur
+        & (before >> 8)
+        & ((after << 8) | 0x80)  # the last token has no next: only lane 7 goes on
+        & (
+            (before_two >> 16)
+            | int.from_bytes(bytes([_ALWAYS_BEFORE_TWO]) * 2, "big") << 8 * (n - 2)
+        )
+    ).to_bytes(n, "big")
+    typed, others = (_ones(lanes.translate(table)) for table in _LANE_SETS)
+    extra = _all_positions(classes, _TYPEDEF, 2)
     if in_enum:
-        picked |= int.from_bytes(classes.translate(_role(lambda t: t == "enum")), "big")
-    found = _ones(picked.to_bytes(n, "big"))
-    if found and found[0] == 0:
-        del found[0]  # the first token has nothing before it
-    return found, classes
+        extra += _all_positions(classes, _ENUM, 0)
+    if extra:
+        others = sorted({*others, *(k for k in extra if 0 < k < n)})
+    return _Candidates(typed, others, classes)
+
+
+def _all_positions(classes: bytes, value: int, offset: int) -> list[int]:
+    """The indices of the bytes equal to `value`, plus `offset`."""
+    out: list[int] = []
+    i = classes.find(value)
+    while i != -1:
+        out.append(i + offset)
+        i = classes.find(value, i + 1)
+    return out
 
 
 def _ones(marks: bytes) -> list[int]:
@@ -358,23 +445,29 @@ def _ones(marks: bytes) -> list[int]:
 
 
 class _Declaration:
-    """The declaration whose declarators are being read: where its last name was, and how
-    far the tokens after it were read (open parentheses since, or ended by `;`/`{`/`}`
-    or by a `)` closing one opened before it)."""
+    """The declaration whose declarators are being read: where its last name was (the
+    latest of the names the checks started one at and of `starts`, the typed names that
+    open one), and how far the tokens after it were read (open parentheses since, or
+    ended by `;`/`{`/`}` or by a `)` closing one opened before it)."""
 
-    __slots__ = ("at", "depth", "ended", "texts")
+    __slots__ = ("at", "depth", "ended", "started", "starts", "texts")
 
-    def __init__(self, texts: list[str]) -> None:
+    def __init__(self, texts: list[str], starts: list[int]) -> None:
         self.texts = texts
-        self.at = -1  # the index read up to; -1: no declaration
+        self.starts = starts
+        self.started = -1
+        self.at = 0  # the index read up to
         self.depth = 0
         self.ended = True
 
     def start(self, k: int) -> None:
-        self.at, self.depth, self.ended = k + 1, 0, False
+        self.started, self.at, self.depth, self.ended = k, k + 1, 0, False
 
     def continues_at(self, k: int) -> bool:
         """A declarator at k belongs to the declaration (same braces and parentheses)."""
+        i = bisect_left(self.starts, k) - 1
+        if i >= 0 and self.starts[i] > self.started:
+            self.start(self.starts[i])
         if self.ended:
             return False
         depth = self.depth
@@ -425,8 +518,8 @@ def _code_names(texts: list[str], kinds: list[str], names: set[str]) -> None:  #
     n = len(texts)
     if n < 2:
         return
-    candidates, classes = _candidates(texts)
-    declaration = _Declaration(texts)
+    typed, candidates, classes = _candidates(texts)
+    declaration = _Declaration(texts, _typed_names(texts, kinds, typed, names))
     braces = _Braces(texts, classes) if _ENUM in classes else None
     add = names.add
     last = n - 1
@@ -480,10 +573,8 @@ def _code_names(texts: list[str], kinds: list[str], names: set[str]) -> None:  #
             add(text)
             continue
         elif (
-            (prev == "," or prev in _DECLARATOR_PREFIX)
-            and _after_comma(texts, k)
-            and declaration.continues_at(k)
-        ):
+            prev == "," or prev in _DECLARATOR_PREFIX and _after_comma(texts, k)
+        ) and declaration.continues_at(k):
             add(text)  # a further declarator: int a = 0, b; Buffer *x, *y;
             continue
         elif prev == "[":
@@ -501,6 +592,21 @@ def _code_names(texts: list[str], kinds: list[str], names: set[str]) -> None:  #
         add(text)
         if nxt in _OPENS_DECLARATORS:
             declaration.start(k)
+
+
+def _typed_names(
+    texts: list[str], kinds: list[str], typed: list[int], names: set[str]
+) -> list[int]:
+    """Add the typed candidates that are names (`int x`, `Buffer buf`: every check takes
+    them); return those that open a declaration (`int x = 0, y;`)."""
+    opens: list[int] = []
+    add = names.add
+    for k in typed:
+        if kinds[k] == IDENTIFIER and (kinds[k - 1] == IDENTIFIER or texts[k - 1] in TYPE_KEYWORDS):
+            add(texts[k])
+            if texts[k + 1] in _OPENS_DECLARATORS:
+                opens.append(k)
+    return opens
 
 
 def _add_binding(texts: list[str], kinds: list[str], k: int, names: set[str]) -> None:
