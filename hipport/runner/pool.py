@@ -10,6 +10,7 @@ the one that crashes again is reported and the rest go on.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import pickle
 import sys
@@ -117,9 +118,15 @@ CRASHED = "the parser crashed on this file (isolated; the run went on)"
 def _init_worker(setup: WorkerSetup) -> None:
     global _worker_setup
     _worker_setup = setup
+    from hipport.rules import all_rules
     from hipport.tables import load_tables
 
     load_tables()
+    all_rules()
+    # The tables, the rules and what the parent had are kept for the worker's life: moved
+    # out of the cyclic collector's sight, so its collections do not walk them again.
+    gc.collect()
+    gc.freeze()
 
 
 MAX_JOBS = 64  # more workers than this only cost memory and start-up
