@@ -10,7 +10,7 @@ import pytest
 
 from hipport.edits import Edit
 from hipport.engine import translate_source
-from hipport.findings import Location
+from hipport.findings import Finding, Location, Use
 from hipport.runner import wire
 from hipport.runner.spill import Spill, pack
 from hipport.target import Target
@@ -57,3 +57,9 @@ def test_records_cross_the_pipe_by_their_constructor() -> None:
 def test_a_record_with_a_post_init_is_refused() -> None:
     with pytest.raises(TypeError):
         wire.record_table(Target)
+
+
+def test_records_by_columns_are_made_again_as_they_were() -> None:
+    result = translate_source(SOURCE, "a.cu", Target())
+    for records, cls in ((result.findings, Finding), (result.uses, Use), ([], Edit)):
+        assert wire.from_columns(wire.to_columns(records, cls), cls) == records

@@ -19,29 +19,22 @@ from dataclasses import dataclass
 
 import hipport.runner.wire as wire
 from hipport.collector import collector_paused
+from hipport.edits import Edit
 from hipport.engine import TranslationResult
+from hipport.findings import Finding, Use
 from hipport.runner.outcome import FileInfo, FileKind, FileOutcome, FileStatus, file_info
 
 
 @dataclass(frozen=True, slots=True)
 class Packed:
     """One result as a worker sends it: `rest` is the pickle of (path, edits, findings,
-    uses, defined_names); `output` is None when it equals the source."""
+    uses, defined_names), the records by columns (wire.to_columns); `output` is None when
+    it equals the source."""
 
     info: FileInfo
     source: bytes
     output: bytes | None
     rest: bytes
-
-
-_RESULT_TABLE: dict | None = None
-
-
-def _result_table() -> dict:
-    global _RESULT_TABLE
-    if _RESULT_TABLE is None:
-        _RESULT_TABLE = wire.record_table(*wire.RESULT_RECORDS)
-    return _RESULT_TABLE
 
 
 def pack(result: TranslationResult) -> Packed:
@@ -51,15 +44,17 @@ def pack(result: TranslationResult) -> Packed:
     digest = content_hash(result.source)
     changed = result.changed
     out_digest = content_hash(result.output) if changed else digest
-    fields = (result.path, result.edits, result.findings, result.uses, result.defined_names)
-    with collector_paused():  # plain data: the heap need not be walked while it is pickled
-        rest = wire.dumps(fields, _result_table())
-    return Packed(
-        file_info(result, digest, out_digest),
-        result.source,
-        result.output if changed else None,
-        rest,
-    )
+    with collector_paused():  # plain data: the heap need not be walked while it is made
+        fields = (
+            result.path,
+            wire.to_columns(result.edits, Edit),
+            wire.to_columns(result.findings, Finding),
+            wire.to_columns(result.uses, Use),
+            result.defined_names,
+        )
+        rest = pickle.dumps(fields, pickle.HIGHEST_PROTOCOL)
+        info = file_info(result, digest, out_digest)
+    return Packed(info, result.source, result.output if changed else None, rest)
 
 
 def spilled_outcome(
@@ -152,5 +147,8 @@ class SpilledResult:
         source, output, rest = self._bytes()
         with collector_paused():  # a large result: plain data, no cycles
             path, edits, findings, uses, defined = pickle.loads(rest)
+            edits = wire.from_columns(edits, Edit)
+            findings = wire.from_columns(findings, Finding)
+            uses = wire.from_columns(uses, Use)
         output = output if self.changed else source
         return TranslationResult(path, source, output, edits, findings, uses, defined)

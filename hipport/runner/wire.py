@@ -5,7 +5,10 @@ frozen slotted dataclasses; pickle's default for those stores a state dict that
 `dataclasses` restores field by field through `fields()`, the largest cost of moving a
 result. Here each is pickled as its class and its field values, and loaded by calling the
 class: the same object, made by its constructor. Only this process's own pickles are ever
-loaded (a worker's message, the run's spilled results), never a file someone else wrote."""
+loaded (a worker's message, the run's spilled results), never a file someone else wrote.
+
+A packed result (hipport.runner.spill) goes further: its records by columns, one list of
+plain values per field (to_columns / from_columns)."""
 
 from __future__ import annotations
 
@@ -13,10 +16,11 @@ import copyreg
 import dataclasses
 import io
 import pickle
+from operator import attrgetter
 from typing import Any
 
 from hipport.edits import Edit
-from hipport.findings import Location, Use
+from hipport.findings import Finding, Location, Use
 
 RESULT_RECORDS: tuple[type, ...] = (Edit, Location, Use)
 
@@ -45,3 +49,40 @@ def dumps(obj: Any, table: dict[type, Any]) -> bytes:
     pickler.dispatch_table = table
     pickler.dump(obj)
     return buffer.getvalue()
+
+
+# A result's records by columns: one list per field (a Location field as its own columns),
+# so pickling walks a few lists of plain values instead of an object per record.
+RESULT_COLUMNS: dict[type, dict[str, type]] = {
+    Edit: {},
+    Finding: {"location": Location},
+    Use: {"location": Location},
+    Location: {},
+}
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    fields = dataclasses.fields(cls)
+    if not all(f.init for f in fields) or "__post_init__" in vars(cls):
+        raise TypeError(f"{cls.__name__}: not a plain record")
+    return tuple(f.name for f in fields)
+
+
+def to_columns(records: list, cls: type) -> list:
+    """`records` (all of type `cls`, a key of RESULT_COLUMNS) as one list per field."""
+    nested = RESULT_COLUMNS[cls]
+    out = []
+    for name in _names(cls):
+        column = list(map(attrgetter(name), records))
+        out.append(to_columns(column, nested[name]) if name in nested else column)
+    return out
+
+
+def from_columns(columns: list, cls: type) -> list:
+    """The records `to_columns` took apart, made again by their constructor."""
+    nested = RESULT_COLUMNS[cls]
+    values = [
+        from_columns(column, nested[name]) if name in nested else column
+        for name, column in zip(_names(cls), columns, strict=True)
+    ]
+    return list(map(cls, *values))
