@@ -115,6 +115,10 @@ class CodeIndex:
         """The code-token index of ctx.tokens[i] (of the next code token if i is a comment)."""
         return i - bisect_left(self._comments, i)
 
+    def first_at(self, i: int) -> int:
+        """The index of the first code token at or after ctx.tokens[i] (n if none)."""
+        return self._code_index(i)
+
     @cached_property
     def _comment_slots(self) -> list[int]:
         """For each comment, the code-token index of the code token after it."""
@@ -310,7 +314,7 @@ class CodeIndex:
             if d.name not in INCLUDE_DIRECTIVES:
                 continue
             a, b = self._code_index(d.hash), self._code_index(d.end)
-            if a < b and (spelled := include_spelling(ctx.source, ctx.tokens, d)) is not None:
+            if a < b and (spelled := include_spelling(ctx.source, ctx.columns, d)) is not None:
                 out.append((spelled.header, a, b - 1))
         return out
 
@@ -368,14 +372,16 @@ class CodeIndex:
 
     def _name(self, k: int) -> str:
         """The identifier before the parameter list that ends right before `{` at k."""
+        texts, kinds = self.texts, self.kinds
         p = k - 1
-        while p >= 0 and not self.punct(p, ")"):
+        while p >= 0 and not (texts[p] == ")" and kinds[p] == PUNCTUATION):
             p -= 1
         depth = 0
         while p >= 0:
-            if self.punct(p, ")"):
+            t = texts[p]
+            if t == ")" and kinds[p] == PUNCTUATION:
                 depth += 1
-            elif self.punct(p, "("):
+            elif t == "(" and kinds[p] == PUNCTUATION:
                 depth -= 1
                 if depth == 0:
                     break

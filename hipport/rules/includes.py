@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from hipport.catalogue import UNMAPPED_INCLUDE
 from hipport.edits import Edit
 from hipport.findings import Finding, Severity
-from hipport.lexer import COMMENT, IDENTIFIER, PUNCTUATION
+from hipport.lexer import PUNCTUATION
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.gate_facts import KEPT_BY_ROCM, cuda_header_kinds
-from hipport.rules.tokens import INCLUDE_DIRECTIVES, Directive, include_spelling, is_launch_open
+from hipport.rules.tokens import INCLUDE_DIRECTIVES, Directive, include_spelling
 
 RUNTIME_HEADER = "hip/hip_runtime.h"
 # HIP headers that do not build unless the runtime was included first (ROCm 5.2's
@@ -84,7 +84,7 @@ def parse_includes(ctx: Context) -> list[Include]:
 
 
 def _parse_one(ctx: Context, d: Directive, scope: tuple[int, ...]) -> Include | None:
-    spelled = include_spelling(ctx.source, ctx.tokens, d)
+    spelled = include_spelling(ctx.source, ctx.columns, d)
     if spelled is None:
         return None  # a computed include (#include MACRO): nothing to rewrite
     return Include(d, spelled.header, spelled.quoted, spelled.start, spelled.end, scope)
@@ -240,15 +240,11 @@ def _unmapped(ctx: Context, inc: Include, finding: Finding) -> Finding:
 def _has_include_guard(ctx: Context) -> bool:
     """The file's first directive pair is `#ifndef X` / `#define X` (or it has none)."""
     dirs = ctx.directives
-    tokens = ctx.tokens
+    texts = ctx.texts
     if len(dirs) < 2 or dirs[0].name != "ifndef" or dirs[1].name != "define":
         return False
     a, b = dirs[0], dirs[1]
-    return (
-        a.hash + 2 < a.end
-        and b.hash + 2 < b.end
-        and tokens[a.hash + 2].text == tokens[b.hash + 2].text
-    )
+    return a.hash + 2 < a.end and b.hash + 2 < b.end and texts[a.hash + 2] == texts[b.hash + 2]
 
 
 def _include_rename(header: str, renames) -> str | None:  # noqa: ANN001 (a Mapping)
@@ -281,13 +277,16 @@ def _remove_line(ctx: Context, d: Directive) -> Edit:
 
 
 def _uses_device_code(ctx: Context) -> bool:
-    tokens = ctx.tokens
-    for i, tok in enumerate(tokens):
-        if tok.kind == IDENTIFIER and tok.text in DEVICE_MARKERS:
-            return True
-        if tok.kind == PUNCTUATION and tok.text == "<<" and is_launch_open(tokens, i):
-            return True
-    return False
+    """A device-code marker identifier, or a `<<<` launch."""
+    if not ctx.identifiers.isdisjoint(DEVICE_MARKERS):
+        return True
+    if b"<<" not in ctx.source:
+        return False
+    v = ctx.code  # `<<` `<` touching: tokens.is_launch_open, on the columns
+    return any(
+        v.text(k + 1) == "<" and v.end(k) == v.start(k + 1)
+        for k in v.indices(("<<",), (PUNCTUATION,))
+    )
 
 
 def _cuda_only(ctx: Context) -> bool:
@@ -306,29 +305,29 @@ def _uses_runtime_api(ctx: Context) -> bool:
 
 def _insertion_point(ctx: Context) -> int | None:
     """The start of the first code line, after leading comments and an include guard."""
-    tokens = ctx.tokens
-    code = [i for i, t in enumerate(tokens) if t.kind != COMMENT]
-    if not code:
+    texts = ctx.texts
+    v = ctx.code  # code token k is ctx token v.ctx_index(k); v.first_at(i): the first at i+
+    if not v.n:
         return None
     k = 0
     dirs = {d.hash: d for d in ctx.directives}
-    d = dirs.get(code[0])
+    d = dirs.get(v.ctx_index(0))
     if d is not None and d.name == "pragma" and _is_once(ctx, d):
-        k = _first_after(code, d.end)
+        k = v.first_at(d.end)
     elif d is not None and d.name == "ifndef" and d.hash + 2 < d.end:
-        guard = tokens[d.hash + 2].text
-        k2 = _first_after(code, d.end)
-        d2 = dirs.get(code[k2]) if k2 < len(code) else None
+        guard = texts[d.hash + 2]
+        k2 = v.first_at(d.end)
+        d2 = dirs.get(v.ctx_index(k2)) if k2 < v.n else None
         if (
             d2 is not None
             and d2.name == "define"
             and d2.hash + 2 < d2.end
-            and tokens[d2.hash + 2].text == guard
+            and texts[d2.hash + 2] == guard
         ):
-            k = _first_after(code, d2.end)
-    if k >= len(code):
+            k = v.first_at(d2.end)
+    if k >= v.n:
         return len(ctx.source)
-    start = tokens[code[k]].start
+    start = v.start(k)
     pos = _logical_line_start(ctx.source, start)
     if pos == 0 and ctx.source.startswith(b"\xef\xbb\xbf"):
         pos = 3  # after the byte order mark
@@ -350,14 +349,7 @@ def _logical_line_start(source: bytes, offset: int) -> int:
 
 
 def _is_once(ctx: Context, d: Directive) -> bool:
-    return d.hash + 2 < d.end and ctx.tokens[d.hash + 2].text == "once"
-
-
-def _first_after(code: list[int], token_index: int) -> int:
-    for k, i in enumerate(code):
-        if i >= token_index:
-            return k
-    return len(code)
+    return d.hash + 2 < d.end and ctx.texts[d.hash + 2] == "once"
 
 
 RULE = IncludesRule()

@@ -386,19 +386,30 @@ class IncludeSpelling:
     end: int
 
 
-def include_spelling(source: bytes, tokens: list[Token], d: Directive) -> IncludeSpelling | None:
+def include_spelling(
+    source: bytes, tokens: list[Token] | Columns, d: Directive
+) -> IncludeSpelling | None:
     """The header an #include / #include_next / #import directive names; None for a
-    computed include (#include MACRO) or an empty one."""
-    body = [i for i in range(d.hash + 2, d.end) if tokens[i].kind != COMMENT]
+    computed include (#include MACRO) or an empty one. `tokens`: the file's tokens, or
+    their columns (then no Token is made)."""
+    if isinstance(tokens, Columns) or hasattr(tokens, "texts"):
+        texts, kinds, starts, ends = tokens.texts, tokens.kinds, tokens.starts, tokens.ends
+        base = 0
+    else:  # Token objects: the directive's own, as columns
+        part = tokens[d.hash : d.end]
+        kinds, texts, starts, ends = ([t[f] for t in part] for f in range(4))
+        base = d.hash
+    body = [i - base for i in range(d.hash + 2, d.end) if kinds[i - base] != COMMENT]
     if not body:
         return None
-    first = tokens[body[0]]
-    if first.kind == LITERAL and first.text.startswith('"') and first.text.endswith('"'):
-        return IncludeSpelling(first.text[1:-1], True, first.start + 1, first.end - 1)
-    if first.kind == PUNCTUATION and first.text == "<":
+    first = body[0]
+    text = texts[first]
+    if kinds[first] == LITERAL and text.startswith('"') and text.endswith('"'):
+        return IncludeSpelling(text[1:-1], True, starts[first] + 1, ends[first] - 1)
+    if kinds[first] == PUNCTUATION and text == "<":
         for i in body[1:]:
-            if tokens[i].kind == PUNCTUATION and tokens[i].text == ">":
-                start, end = first.end, tokens[i].start
+            if kinds[i] == PUNCTUATION and texts[i] == ">":
+                start, end = ends[first], starts[i]
                 header = source[start:end].decode("utf-8", "surrogateescape")
                 return IncludeSpelling(header, False, start, end)
     return None

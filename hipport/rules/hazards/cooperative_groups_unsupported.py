@@ -20,8 +20,10 @@ ALWAYS_UNQUALIFIED = frozenset({"this_cluster", "cluster_group"})
 
 def check_cooperative_groups(v: CodeIndex) -> list[Finding]:
     out: list[Finding] = []
-    mentions_cg = v.mentions((CG_NAMESPACE,)) or any(
-        h.startswith("cooperative_groups") for h, _, _ in v.includes
+    # an #include's header is spelled in the source (tokens.include_spelling)
+    mentions_cg = v.mentions((CG_NAMESPACE,)) or (
+        b"cooperative_groups" in v.ctx.source
+        and any(h.startswith("cooperative_groups") for h, _, _ in v.includes)
     )
     if not mentions_cg:
         return out

@@ -90,9 +90,26 @@ def _warp_size_name(name: str) -> bool:
     )
 
 
+def _warp_size_names(v: CodeIndex) -> list[int]:
+    """The identifiers named like a warp size (each holds "warp" once lower-cased and its
+    underscores dropped): the tokens holding "warp", unless the source spells it with
+    underscores inside (W_ARP), then every distinct name is asked."""
+    low = v.lowered_source
+    if low.count(b"warp") != low.replace(b"_", b"").count(b"warp"):
+        return v.indices(v.names_where(_warp_size_name))
+    return [
+        k
+        for k in v.containing((b"warp",), lowered=True)
+        if v.kinds[k] == IDENTIFIER and _warp_size_name(v.texts[k])
+    ]
+
+
 def _warp_size_macros(v: CodeIndex) -> dict[str, list[tuple[int, int]]]:
     """Warp-size-named macros and constants set to 32: name -> (name, value) code-token
     index pairs, unless the same name is also given another value (an AMD #if branch)."""
+    named = _warp_size_names(v)
+    if not named:  # a #define's name is one of them too
+        return {}
     values: dict[str, set[int | None]] = {}
     sites: dict[str, list[tuple[int, int]]] = {}
     for d in v.defines:
@@ -102,10 +119,9 @@ def _warp_size_macros(v: CodeIndex) -> dict[str, list[tuple[int, int]]]:
         values.setdefault(d.name, set()).add(val)
         if val == 32:
             sites.setdefault(d.name, []).append((d.name_index, d.value[-1]))
-    for j in v.indices(("=",), (PUNCTUATION,)):  # name = value, the name warp-size-like
-        k = j - 1
-        name = v.texts[k] if k >= 0 and v.kinds[k] == IDENTIFIER else ""
-        if not name or not _warp_size_name(name) or v.is_member(k):
+    for k in named:
+        name = v.texts[k]
+        if not v.punct(k + 1, "=") or v.is_member(k):
             continue
         end = k + 2
         while end < v.n and v.text(end) not in (";", ",", "}", ">", ")"):
@@ -192,5 +208,5 @@ def _shared_per_warp(
 RULE = HazardRule(
     HARDCODED_WARP_SIZE,
     check_hardcoded_warp_size,
-    WARP_INTRINSICS | {"__shared__", "="},
+    WARP_INTRINSICS | {"__shared__"},
 )

@@ -26,6 +26,8 @@ _PTX = re.compile(
 
 def check_inline_ptx(v: CodeIndex) -> list[Finding]:
     out: list[Finding] = []
+    if b"asm" not in v.ctx.source:  # every word of ASM_WORDS holds it
+        return out
     words = v.indices(ASM_WORDS, (KEYWORD, IDENTIFIER))
     if not words:
         return out
