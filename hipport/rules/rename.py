@@ -28,7 +28,7 @@ from hipport.catalogue import (
 )
 from hipport.edits import Edit
 from hipport.findings import Use
-from hipport.lexer import IDENTIFIER, LITERAL
+from hipport.lexer import COMMENT, IDENTIFIER, LITERAL, PUNCTUATION
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.names import INCLUDE_GUARDS, PRESERVE
 from hipport.rules.tokens import (
@@ -37,11 +37,12 @@ from hipport.rules.tokens import (
     is_punct,
     matching,
     next_code,
+    next_code_at,
     split_template_args,
 )
 from hipport.tables import Resolution, Status, Tables
 from hipport.tables.arguments import argument_tables
-from hipport.target import Target
+from hipport.target import Target, Version
 
 _BY_STATUS = {
     Status.UNSUPPORTED: UNSUPPORTED.code,
@@ -131,11 +132,11 @@ class RenameRule:
             out.uses.append(
                 Use(
                     cols.texts[i],
-                    plan.res.family,
-                    plan.res.status,
+                    plan.family,
+                    plan.status,
                     ctx.token_location_at(i),
                     plan.use_new_name,
-                    plan.res.min_rocm,
+                    plan.min_rocm,
                 )
             )
         if plan.new is not None:
@@ -170,10 +171,13 @@ class RenameRule:
 
 
 class _Plan(NamedTuple):
-    """What every occurrence of one resolved name gives: a Use (with its new name), an
-    edit to `new` (None: none) and findings (code, message, fields), in that order."""
+    """What every occurrence of one resolved name gives: a Use (with the resolution's
+    family, status and min_rocm, and its new name) if `use`, an edit to `new` (None: none)
+    and findings (code, message, fields), in that order."""
 
-    res: Resolution
+    family: str | None
+    status: Status
+    min_rocm: Version | None
     use: bool
     use_new_name: str | None
     new: bytes | None
@@ -203,7 +207,7 @@ def _make_plan(ctx: Context, name: str, res: Resolution) -> _Plan:
             found.append((code, res.reason(), fields))
             if res.alternatives:
                 found.append(_hipext(name, res, fields))
-        return _Plan(res, True, None, None, tuple(found))
+        return _Plan(res.family, res.status, res.min_rocm, True, None, None, tuple(found))
     for code, version, what in (
         (DEPRECATED_CUDA.code, res.deprecated_cuda, "deprecated in CUDA"),
         (REMOVED_CUDA.code, res.removed_cuda, "removed from CUDA"),
@@ -226,7 +230,8 @@ def _make_plan(ctx: Context, name: str, res: Resolution) -> _Plan:
     if res.alternatives and ctx.target.amd_ext:
         found.append(_hipext(name, res, fields))
     new = (res.new_name or name).encode("utf-8", "surrogateescape") if res.renames else None
-    return _Plan(res, not _plain_c_name(res), res.new_name, new, tuple(found))
+    use = not _plain_c_name(res)
+    return _Plan(res.family, res.status, res.min_rocm, use, res.new_name, new, tuple(found))
 
 
 def _hipext(
@@ -276,6 +281,9 @@ def _overload(ctx: Context, name: str, hip: str | None) -> Resolution | None:
 
 def _call_arity(ctx: Context, i: int) -> int | None:
     """The number of arguments of the call whose name is token i (None: not a call)."""
+    flat = _flat_call_arity(ctx, i)
+    if flat is not None:
+        return flat
     tokens = LazyTokens(ctx.token, len(ctx.kinds))
     lparen = next_code(tokens, i)
     if lparen is None or not is_punct(tokens, lparen, "("):
@@ -283,6 +291,35 @@ def _call_arity(ctx: Context, i: int) -> int | None:
     rparen = matching(tokens, lparen)
     args = split_template_args(tokens, lparen, rparen) if rparen is not None else None
     return None if args is None else len(args)
+
+
+# inside a call's parentheses, the punctuation that makes it more than a flat list
+_NESTING = frozenset({"(", "[", "{", ")", "]", "}", "<"})
+
+
+def _flat_call_arity(ctx: Context, i: int) -> int | None:
+    """_call_arity of the common call with no brackets nor `<` inside its parentheses
+    (`cudaEventCreate(&start)`), read from the columns; None: any other case."""
+    kinds, texts = ctx.kinds, ctx.texts
+    lparen = next_code_at(kinds, i)
+    if lparen is None or texts[lparen] != "(" or kinds[lparen] != PUNCTUATION:
+        return None
+    commas, code = 0, False
+    for j in range(lparen + 1, len(kinds)):
+        kind = kinds[j]
+        if kind == COMMENT:
+            continue
+        if kind == PUNCTUATION:
+            text = texts[j]
+            if text == ")":
+                return commas + 1 if commas or code else 0
+            if text in _NESTING:
+                return None
+            if text == ",":
+                commas += 1
+                continue
+        code = True
+    return None
 
 
 def _already_hip(ctx: Context, uses: list[Use]) -> bool:

@@ -111,6 +111,15 @@ def prev_code_at(kinds: list[str], i: int) -> int | None:
     return i if i >= 0 else None
 
 
+def next_code_at(kinds: list[str], i: int) -> int | None:
+    """next_code over the kinds column: the index of the first non-comment after i."""
+    n = len(kinds)
+    i += 1
+    while i < n and kinds[i] == COMMENT:
+        i += 1
+    return i if i < n else None
+
+
 class LazyTokens(Sequence[Token]):
     """A file's tokens made one at a time when indexed (`Context.token`), for the helpers
     here at the few positions a rule visits, without a list of every Token."""
