@@ -85,16 +85,16 @@ class ArgumentsRule:
     def run(self, ctx: Context) -> RuleResult:
         out = RuleResult()
         table = argument_tables(ctx.tables.directory)
-        if not table.calls:
-            return out
-        tokens = ctx.tokens
+        if not table.calls or ctx.identifiers.isdisjoint(table.calls):
+            return out  # no call of the table in the file: no code index, no Token needed
+        texts = ctx.texts
         skip = ctx.options.disabled_mappings | ctx.user_declared
         user = ctx.options.user_renames
         code = ctx.code
         lists: list[frozenset[str]] = []  # the file's argument-list macros, on first need
         for k in code.indices(table.calls.keys()):
             i = code.orig[k]
-            name = tokens[i].text
+            name = texts[i]
             if name in skip or name in user:
                 continue
             d = ctx.directive_at.get(i)

@@ -9,7 +9,8 @@ from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import compress
+from itertools import compress, repeat
+from operator import eq
 from typing import Protocol
 
 from hipport.edits import Edit
@@ -94,7 +95,7 @@ class Context:
     def identifiers(self) -> frozenset[str]:
         """The distinct texts of the file's identifier tokens (directives included)."""
         cols = self.columns
-        return frozenset(compress(cols.texts, map(IDENTIFIER.__eq__, cols.kinds)))
+        return frozenset(compress(cols.texts, map(eq, cols.kinds, repeat(IDENTIFIER))))
 
     def where(self, names: AbstractSet[str]) -> list[int]:
         """Ascending indices of the identifier tokens spelled as one of `names`, found at

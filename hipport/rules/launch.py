@@ -34,8 +34,8 @@ class LaunchRule:
     codes = (NEEDS_HUMAN.code,)
 
     def run(self, ctx: Context) -> RuleResult:
-        if ctx.target.launch_syntax != "hip":
-            return RuleResult()
+        if ctx.target.launch_syntax != "hip" or b"<<<" not in ctx.source:
+            return RuleResult()  # a launch's `<<` `<` touch: the source spells <<<
         edits: list[Edit] = []
         findings: list[Finding] = []
         tokens = ctx.tokens

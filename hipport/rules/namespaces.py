@@ -41,8 +41,8 @@ class NamespacesRule:
             for name, ns in argument_tables(ctx.tables.directory).namespaces.items()
             if ns.status in (MAPPED, UNSUPPORTED) and name not in ctx.options.disabled_mappings
         }
-        if not spaces:
-            return out
+        if not spaces or ctx.identifiers.isdisjoint(spaces):
+            return out  # no identifier of the file is spelled as one: no code index needed
         code = ctx.code
         own = ctx.defined | ctx.options.project_names
         for k in code.indices(spaces.keys()):
@@ -53,9 +53,9 @@ class NamespacesRule:
             d = ctx.directive_at.get(i)
             if d is not None and d.name in ("include", "include_next", "import"):
                 continue
-            tok = ctx.tokens[i]
             if ns.status == MAPPED:
-                out.edits.append(ctx.edit(tok.start, tok.end, ns.hip, self.name))
+                start, end = ctx.columns.starts[i], ctx.columns.ends[i]
+                out.edits.append(ctx.edit(start, end, ns.hip, self.name))
             elif ns.cuda not in own and not _defines(ctx, k):
                 out.findings.append(_unsupported(ctx, k, ns))
         return out
