@@ -8,6 +8,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple
 
 from hipport.lexer import (
@@ -327,6 +328,9 @@ class Directive(NamedTuple):
     line_end: int
 
 
+_new_directive = partial(tuple.__new__, Directive)  # Directive(...) without its Python __new__
+
+
 def _logical_line_end(source: bytes, pos: int) -> int:
     """Offset just after the newline ending the logical line that holds pos."""
     n = len(source)
@@ -352,25 +356,31 @@ def directives(source: bytes, tokens: list[Token] | Columns) -> list[Directive]:
     texts, kinds, starts = cols.texts, cols.kinds, cols.starts
     out: list[Directive] = []
     n = len(texts)
-    pos = source.find(b"#")
+    find = source.find
+    pos = find(b"#")
     lo = 0
     while pos != -1:
         i = lo = bisect_left(starts, pos, lo)
-        if i == n or starts[i] != pos or texts[i] != "#" or kinds[i] != PUNCTUATION:
-            pos = source.find(b"#", pos + 1)  # inside a comment, a literal, a `##`
-            continue
-        if not _at_line_start(source, pos):
-            pos = source.find(b"#", pos + 1)
+        if (
+            i == n
+            or starts[i] != pos
+            or texts[i] != "#"
+            or kinds[i] != PUNCTUATION
+            or not (pos == 0 or source[pos - 1] == 0x0A or _at_line_start(source, pos))
+        ):
+            pos = find(b"#", pos + 1)  # in a comment or a literal, `##`, or not first
             continue
         line_start = source.rfind(b"\n", 0, pos) + 1
-        line_end = _logical_line_end(source, pos)
+        line_end = find(b"\n", pos) + 1
+        if line_end == 0 or source[line_end - 2] in b"\\\r":  # the end, a continuation, CR
+            line_end = _logical_line_end(source, pos)
         # a block comment may run past the line end; the directive still ends there
         j = bisect_left(starts, line_end, i + 1)
         name = ""
         if i + 1 < j and (kinds[i + 1] == IDENTIFIER or kinds[i + 1] == KEYWORD):
             name = texts[i + 1]
-        out.append(Directive(name, i, j, line_start, line_end))
-        pos = source.find(b"#", line_end)
+        out.append(_new_directive((name, i, j, line_start, line_end)))
+        pos = find(b"#", line_end)
     return out
 
 
