@@ -10,7 +10,7 @@ from hipport.lexer import COMMENT, IDENTIFIER, PUNCTUATION, lex
 from hipport.options import EngineOptions
 from hipport.rules import code_index
 from hipport.rules.code_index import CodeIndex
-from hipport.rules.tokens import OPENERS, matching
+from hipport.rules.tokens import OPENERS, matching, split_args
 from hipport.target import Target
 
 SOURCES = [
@@ -66,6 +66,15 @@ def test_match_is_tokens_matching(source: bytes) -> None:
         if v.texts[k] in OPENERS:
             for limit in range(k, v.n + 1):
                 assert v.match(k, limit) == matching(v.toks, k, limit), (k, limit)
+
+
+@pytest.mark.parametrize("source", SOURCES + [b"f(a, g(b, c), d[1, 2], {e, f}) h() k( x ) m(,)"])
+def test_arguments_are_tokens_split_args(source: bytes) -> None:
+    v = _index(source)
+    for k in range(v.n):
+        close = v.match(k)
+        if close is not None:
+            assert v.arguments(k, close) == split_args(v.toks, k, close), k
 
 
 @pytest.mark.parametrize("source", SOURCES)

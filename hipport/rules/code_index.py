@@ -344,13 +344,37 @@ class CodeIndex:
             return None
         return j if self.texts[j] == close else None
 
+    def arguments(self, open_: int, close: int) -> list[tuple[int, int]]:
+        """tokens.split_args(self.toks, open_, close) (no template lists) for a pair that
+        match() found: the commas at the pair's own depth, found by `list.index`."""
+        ks, depth = self._brackets
+        inner = depth[bisect_left(ks, open_)]
+        find = self.texts.index
+        out: list[tuple[int, int]] = []
+        start = j = open_ + 1
+        while True:
+            try:
+                j = find(",", j, close)
+            except ValueError:
+                break
+            if depth[bisect_left(ks, j) - 1] == inner:  # the last bracket before it
+                out.append((start, j))
+                start = j + 1
+            j += 1
+        if not out and start >= close:
+            return []
+        out.append((start, close))
+        return out
+
     @cached_property
     def bodies(self) -> list[Body]:
         """Outermost function bodies: a `{` after `)` (or a trailing const/noexcept/...)
         outside any other function body. Namespace, class and initializer braces are
         walked into, never taken as bodies."""
         out: list[Body] = []
-        opens = self.indices(("{",), (PUNCTUATION,))
+        ks, _ = self._brackets
+        texts = self.texts
+        opens = list(compress(ks, map("{".__eq__, map(texts.__getitem__, ks))))
         i = 0
         while i < len(opens):
             k = opens[i]

@@ -24,8 +24,11 @@ def check(v: CodeIndex) -> list[Finding]:
     # a use's location is its token's (lines as clang counts them: a lone \r breaks one too),
     # so its offset comes from the token, not from line_starts (which counts \n only)
     names = {u.api for u in calls}
-    tokens = map(v.token, v.indices(names))
-    offset_of = {(t.line, t.column): t.start for t in tokens}
+    starts_of = ctx.columns.starts
+    offset_of = {}
+    for i in map(v.ctx_index, v.indices(names)):
+        where = ctx.token_location_at(i)
+        offset_of[where.line, where.column] = starts_of[i]
     for use in calls:
         start = offset_of.get((use.location.line, use.location.column))
         if start is None:

@@ -141,9 +141,10 @@ def _lane_arithmetic(v: CodeIndex, body: Body) -> list[Finding]:
     texts, kinds = v.texts, v.kinds
     inside = range(body.open + 1, body.close - 1)
     ops = compress(inside, map(LANE_ARITHMETIC.__contains__, texts[body.open + 1 : body.close - 1]))
-    for k in ops:
+    ops = list(ops)  # then only those a literal follows (at C speed)
+    for k in compress(ops, map(LITERAL.__eq__, map(kinds.__getitem__, map((1).__add__, ops)))):
         op = texts[k]
-        if kinds[k] != PUNCTUATION or kinds[k + 1] != LITERAL:
+        if kinds[k] != PUNCTUATION:
             continue
         lit = texts[k + 1]
         if int_value(lit) != LANE_ARITHMETIC[op]:

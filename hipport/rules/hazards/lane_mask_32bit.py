@@ -11,7 +11,7 @@ from hipport.lexer import IDENTIFIER, KEYWORD, LITERAL, PUNCTUATION
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.hazards import HazardRule
 from hipport.rules.names import MASKED_SYNC
-from hipport.rules.tokens import int_value, split_args
+from hipport.rules.tokens import int_value
 
 BALLOTS = frozenset({"__ballot_sync", "__ballot", "__activemask"})
 
@@ -104,7 +104,7 @@ def _full_mask_names(v: CodeIndex) -> set[str]:
 
 def _mask_argument(v: CodeIndex, k: int, names: Callable[[], set[str]]) -> list[Finding]:
     close = v.match(k + 1)
-    args = split_args(v.toks, k + 1, close) if close is not None else None
+    args = v.arguments(k + 1, close) if close is not None else None
     if not args:
         return []
     a, b = args[0]

@@ -8,7 +8,6 @@ from hipport.findings import Finding
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.gate_facts import GateFact, facts_of_kind, verdict
 from hipport.rules.hazards import HazardRule
-from hipport.rules.tokens import split_args
 
 FACTS: dict[str, GateFact] = facts_of_kind("default-argument")
 
@@ -27,7 +26,7 @@ def check(v: CodeIndex) -> list[Finding]:
         close = v.match(k + 1)
         if close is None:
             continue
-        n = len(split_args(v.toks, k + 1, close) or [])
+        n = len(v.arguments(k + 1, close))
         fact = FACTS[name]
         found = verdict(fact, ctx.target, ctx.tables.newest_rocm)
         if n not in fact.failing_arg_counts or found is None or v.is_dead(k):

@@ -11,7 +11,6 @@ from hipport.findings import Finding
 from hipport.lexer import IDENTIFIER, KEYWORD
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.hazards import HazardRule
-from hipport.rules.tokens import split_args
 
 _OPERATORS = frozenset({"+=", "-=", "*=", "/="})
 _VECTOR = re.compile(r"(?:u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]\Z")
@@ -27,7 +26,7 @@ def check(v: CodeIndex) -> list[Finding]:
         if op not in _OPERATORS or not v.punct(k + 2, "("):
             continue
         close = v.match(k + 2)
-        args = split_args(v.toks, k + 2, close) if close is not None else None
+        args = v.arguments(k + 2, close) if close is not None else None
         if not args or len(args) != 2:
             continue  # a member operator, or not a declaration we read
         types = [_vector_type(v, a, b) for a, b in args]
