@@ -535,6 +535,13 @@ def _code_names(texts: list[str], kinds: list[str], names: set[str]) -> None:  #
         if text == "define" and prev == "#" and nxt is not None and kinds[k + 1] in _WORD_KINDS:
             add(nxt)
             continue
+        if prev == "," and braces is None:  # only a typedef or a further declarator
+            if kind == IDENTIFIER and nxt in AFTER_DECLARATOR:
+                if nxt == ";" and k >= 2 and texts[k - 2] == "typedef":
+                    add(text)
+                elif declaration.continues_at(k):
+                    add(text)
+            continue
         if kind != IDENTIFIER:
             if braces is not None and (text == "enum" or text == "class" and prev == "enum"):
                 braces.enum_depth = braces.depth + 1
