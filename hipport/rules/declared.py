@@ -3,27 +3,29 @@ members, enumerators, template parameters, typedefs), for the unknown-name check
 project index: a token heuristic, no preprocessor, no parser.
 
 The heuristic reads each identifier with its neighbours (`int x =`, `T *p,`, `} name;`)
-plus three pieces of state: the brace depth of an open `enum` body, and the declaration
+plus some state: the brace depth and that of an open `enum` body, and the declaration
 whose declarators are being read (`int a = 0, b;`). Most tokens can never be a name it
 takes: only an identifier that follows a type-like token and comes before a declarator
 follower (`=`, `;`, `,`, `(`, ...), or that follows `struct`/`enum`/`typedef`/`#`, can.
-Those candidates are found at C speed, with one class byte per code token (a dict lookup
-of its text) and big-integer masks over the class bytes for "the token before" and "the
-token after"; only the candidates are then read in Python, in order, and the state is
+Those candidates are found at C speed: one class byte per code token (a dict lookup of
+its text), four bytes.translate tables of it (the token, the one before, the one after,
+the one two before) and one big-integer AND that leaves eight lanes of tests per token.
+An identifier after a type keyword or another identifier is then taken as it is (when
+the kinds agree); the other candidates are read in Python, in order, and the state is
 brought up to date at each one from the tokens between (the brace depth only in a file
 that has an `enum`; the declaration's bracket nesting only from the declaration's start,
-and only when an identifier after a comma asks for it).
+and only when an identifier after a comma asks for it). The result is the same as a walk
+over every code token with all the checks (tests/test_declared.py pins the tricky cases).
 """
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Callable
 from itertools import accumulate, compress, repeat
 from typing import NamedTuple
 
-from hipport.lexer import COMMENT, IDENTIFIER, KEYWORD, Columns, Token, TokenList, columns
+from hipport.lexer import COMMENT, IDENTIFIER, KEYWORD, Columns, Token, columns
 from hipport.rules.gate_facts import macro_names
 from hipport.rules.tokens import Directive
 from hipport.rules.tokens import directives as find_directives
@@ -150,7 +152,7 @@ def names_defined_by(
         directives = find_directives(source, cols) if source else []
     in_lines = directives if source else []
     names = _directive_names(cols.texts, cols.kinds, in_lines)
-    texts, kinds = _code_columns(cols, source, in_lines)
+    texts, kinds = _code_columns(cols.texts, cols.kinds, in_lines)
     _code_names(texts, kinds, names)
     return frozenset(names)
 
@@ -176,11 +178,10 @@ def _directive_names(texts: list[str], kinds: list[str], directives: list[Direct
 
 
 def _code_columns(
-    cols: TokenList | Columns, source: bytes, directives: list[Directive]
+    texts: list[str], kinds: list[str], directives: list[Directive]
 ) -> tuple[list[str], list[str]]:
     """The texts and kinds of the code tokens: comments and directive lines left out."""
-    texts, kinds = cols.texts, cols.kinds
-    comments = _comments(cols, source)
+    comments = _comments(kinds)
     if not directives and not comments:
         return texts, kinds
     code_texts, code_kinds = texts[:], kinds[:]
@@ -204,31 +205,17 @@ def _merged(spans: list[tuple[int, int]], singles: list[int]) -> list[tuple[int,
     return out
 
 
-# Inside every comment token: its opening `/` and the `/`, `*` or line splice after it.
-_COMMENT_OPENING = re.compile(rb"/[/*\\]")
-
-
-def _comments(cols: TokenList | Columns, source: bytes) -> list[int]:
-    """Indices of the comment tokens. Their openings are found in the source (a regex at C
-    speed), each checked against the token it falls in (which may start before it, at a
-    line splice); without the source (tokens made by hand), the kinds are searched."""
-    kinds, starts, ends = cols.kinds, cols.starts, cols.ends
-    if not source:
-        return list(compress(range(len(kinds)), map(COMMENT.__eq__, kinds)))
+def _comments(kinds: list[str]) -> list[int]:
+    """Indices of the comment tokens (list.index from one to the next, at C speed)."""
     out: list[int] = []
-    lo = 0
-    pos = 0
-    search = _COMMENT_OPENING.search
-    while (found := search(source, pos)) is not None:
-        at = found.start()
-        i = bisect_right(starts, at, lo) - 1
-        if i >= 0 and kinds[i] == COMMENT and at < ends[i]:
+    i = -1
+    find = kinds.index
+    try:
+        while True:
+            i = find(COMMENT, i + 1)
             out.append(i)
-            pos = ends[i]
-        else:
-            pos = at + 1  # in a literal, or a division by a dereference
-        lo = max(i, 0)
-    return out
+    except ValueError:
+        return out
 
 
 # --- the candidates, from one class byte per code token ---------------------------------
