@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from hipport.engine import _context
-from hipport.lexer import COMMENT, IDENTIFIER, PUNCTUATION, lex
+from hipport.lexer import COMMENT, IDENTIFIER, PUNCTUATION, lex_columns
 from hipport.options import EngineOptions
 from hipport.rules import code_index
 from hipport.rules.code_index import CodeIndex
@@ -28,7 +28,7 @@ SOURCES = [
 
 
 def _index(source: bytes) -> CodeIndex:
-    ctx = _context(source, lex(source), "t.cu", Target(), EngineOptions())
+    ctx = _context(source, lex_columns(source), "t.cu", Target(), EngineOptions())
     return CodeIndex(ctx, frozenset({"%", "&", "x"}))
 
 
@@ -39,10 +39,13 @@ def test_columns_are_the_code_tokens(
 ) -> None:
     monkeypatch.setattr(code_index, "_MAX_MOVES", moves)
     v = _index(source)
-    tokens = v.ctx.tokens
+    made_first = bool(moves)  # the Token objects made before the index reads them, or not
+    tokens = v.ctx.tokens if made_first else v.ctx.lexed.tokens()
+    assert ("tokens" in v.ctx.__dict__) == made_first
     code = [i for i, t in enumerate(tokens) if t.kind != COMMENT]
     assert v.orig == code
-    assert v.toks == [tokens[i] for i in code]
+    assert list(v.toks) == [tokens[i] for i in code]
+    assert v.toks[-1:] == [tokens[i] for i in code[-1:]]
     assert v.texts == [tokens[i].text for i in code]
     assert v.kinds == [tokens[i].kind for i in code]
     assert v.n == len(code)

@@ -13,12 +13,12 @@ first lookup (one more C-speed pass). Bodies and bracket matches come from one
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import accumulate, chain, compress, count
 from operator import sub
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from hipport.findings import Finding, RuleInfo
 from hipport.lexer import COMMENT, IDENTIFIER, KEYWORD, LITERAL, PUNCTUATION, Token, lex_columns
@@ -72,7 +72,7 @@ class CodeIndex:
 
     `texts` and `kinds` are lists parallel to the code tokens (read-only: without comments
     in the file they are the Context's own columns), `orig` maps a code-token index to its
-    index in ctx.tokens and `toks` holds the Token objects (both made on first use).
+    index in ctx.tokens and `toks` holds the Token objects (all made on first use).
     Lookups by text (`indices`) read positions found at C speed: which of the asked texts
     the file has at all (one set intersection for all the vocabularies, on the first
     lookup), then where a present text is, on its first lookup (a `list.index` scan from
@@ -80,15 +80,6 @@ class CodeIndex:
 
     def __init__(self, ctx: Context, vocabulary: Collection[str] = ()) -> None:
         self.ctx = ctx
-        texts, kinds = ctx.texts, ctx.kinds
-        # ctx-token indices of the comments, and the code tokens between them as slices
-        self._comments = _all_positions(kinds, COMMENT)
-        if self._comments:
-            self.texts: list[str] = _dropped(texts, self._comments)
-            self.kinds: list[str] = _dropped(kinds, self._comments)
-        else:
-            self.texts, self.kinds = texts, kinds
-        self.n = len(self.texts)
         # What is known of the texts in self._indexed (the rules' vocabularies, asked for
         # all at the first lookup, others on their own): `_present` those the file has;
         # `_at` text -> the ascending code-token indices of the tokens (any kind) spelled
@@ -99,6 +90,29 @@ class CodeIndex:
         self._at: dict[str, list[int]] = {}
 
     @cached_property
+    def _comments(self) -> list[int]:
+        """The ctx-token indices of the comments."""
+        return _all_positions(self.ctx.kinds, COMMENT)
+
+    @cached_property
+    def texts(self) -> list[str]:
+        """The code tokens' texts (made on first use: a check that returns on
+        ctx.identifiers alone never pays for them)."""
+        texts = self.ctx.texts
+        return _dropped(texts, self._comments) if self._comments else texts
+
+    @cached_property
+    def kinds(self) -> list[str]:
+        """The code tokens' kinds."""
+        kinds = self.ctx.kinds
+        return _dropped(kinds, self._comments) if self._comments else kinds
+
+    @cached_property
+    def n(self) -> int:
+        """The number of code tokens."""
+        return len(self.ctx.kinds) - len(self._comments)
+
+    @cached_property
     def orig(self) -> list[int]:
         """Code-token index -> index in ctx.tokens."""
         out: list[int] = []
@@ -107,9 +121,12 @@ class CodeIndex:
         return out
 
     @cached_property
-    def toks(self) -> list[Token]:
-        """The code tokens (comments dropped), parallel to `texts`."""
-        return _dropped(self.ctx.tokens, self._comments)
+    def toks(self) -> Sequence[Token]:
+        """The code tokens (comments dropped), parallel to `texts`: each Token made when
+        it is read (ctx.token), unless the file's Token objects are made already."""
+        if "tokens" in self.ctx.__dict__:  # Context.tokens made them: a plain list
+            return _dropped(self.ctx.tokens, self._comments)
+        return _CodeTokens(self)
 
     def _code_index(self, i: int) -> int:
         """The code-token index of ctx.tokens[i] (of the next code token if i is a comment)."""
@@ -476,6 +493,33 @@ class CodeIndex:
         while len(toks) >= 2 and toks[0].text == "(" and toks[-1].text == ")":
             toks = toks[1:-1]
         return tuple(toks)
+
+
+class _CodeTokens(Sequence[Token]):
+    """CodeIndex.toks as a sequence that makes a Token per read (the token helpers of
+    rules/tokens.py index it like a list)."""
+
+    __slots__ = ("_index",)
+
+    def __init__(self, index: CodeIndex) -> None:
+        self._index = index
+
+    def __len__(self) -> int:
+        return self._index.n
+
+    @overload
+    def __getitem__(self, k: int) -> Token: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[Token]: ...
+    def __getitem__(self, k: int | slice) -> Token | list[Token]:
+        index = self._index
+        if isinstance(k, slice):
+            return [index.token(j) for j in range(*k.indices(index.n))]
+        if k < 0:
+            k += index.n
+        if not 0 <= k < index.n:
+            raise IndexError(k)
+        return index.token(k)
 
 
 def _all_positions(items: list[str], item: str) -> list[int]:
