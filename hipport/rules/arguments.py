@@ -121,7 +121,7 @@ class ArgumentsRule:
         out: RuleResult,
     ) -> None:
         edits, findings = out.edits, out.findings
-        tokens = ctx.tokens
+        tokens = ctx.token_view
         tok = tokens[i]
         lparen = next_code(tokens, i)
         if lparen is None or not is_punct(tokens, lparen, "("):
@@ -158,7 +158,7 @@ def _order(row: ArgumentRewrite) -> int:
 
 
 def _parse(ctx: Context, i: int, lparen: int, new_name: str, lists: frozenset[str]) -> _Call:
-    tokens = ctx.tokens
+    tokens = ctx.token_view
     rparen = matching(tokens, lparen)
     if rparen is None:
         raise _Unsafe("its parentheses do not balance (an #if or a macro inside the call?)")
@@ -196,7 +196,7 @@ def _parse(ctx: Context, i: int, lparen: int, new_name: str, lists: frozenset[st
 def _argument_list_macros(ctx: Context) -> frozenset[str]:
     """Object-like macros of this file whose body holds a top-level comma: used as one
     argument, they pass several."""
-    tokens = ctx.tokens
+    tokens = ctx.token_view
     out = set()
     for d in ctx.directives:
         if d.name != "define" or d.hash + 3 >= d.end:
@@ -245,7 +245,7 @@ def _cast(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> Non
     to = "size_t*" if row.action == "reinterpret-cast-size-t" else row.value or KERNEL_CAST
     k = _need(call, row.arg, row, f"the cast to {to}")
     a, b = call.token_ranges[k]
-    tokens = ctx.tokens
+    tokens = ctx.token_view
     if to == KERNEL_CAST:
         # a kernel given by name is cast; a pointer expression (a cast, ...) is one already
         if not _plain_name(tokens, a, b):
@@ -318,7 +318,7 @@ def _add_var(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> 
     k = _need(call, row.arg, row, "copying an argument")
     to = row.move_to if row.move_to is not None else len(call.spans)
     a, b = call.token_ranges[k]
-    tokens = ctx.tokens
+    tokens = ctx.token_view
     if any(tokens[j].kind == PUNCTUATION and tokens[j].text in _SIDE_EFFECTS for j in range(a, b)):
         raise _Unsafe(f"argument {k + 1} would be passed twice, and it has a side effect")
     key = (to - 0.5, 0) if to < len(call.spans) else (float(len(call.spans) + to), 0)

@@ -5,7 +5,7 @@ returns (RuleResult: its edits, findings and API uses, as a value) and the Rule 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -18,7 +18,7 @@ from hipport.findings import RULES, Finding, Location, Severity, Use
 from hipport.lexer import IDENTIFIER, Columns, Token, TokenList, columns, line_starts
 from hipport.options import EngineOptions
 from hipport.rules.code_index import CodeIndex
-from hipport.rules.tokens import Directive, directives
+from hipport.rules.tokens import Directive, LazyTokens, directives
 from hipport.tables import Resolution, Tables, resolve
 from hipport.target import Target
 
@@ -77,6 +77,13 @@ class Context:
         """The tokens as columns (`texts`, `kinds`, `starts`, `ends`: lists parallel to
         `tokens`), for tests at C speed over the whole file."""
         return columns(self.lexed)
+
+    @cached_property
+    def token_view(self) -> Sequence[Token]:
+        """`tokens` if made already, else a sequence that makes each Token when indexed
+        (tokens.LazyTokens): for the helpers of rules/tokens.py at a rule's few positions."""
+        made = self.__dict__.get("tokens")
+        return made if made is not None else LazyTokens(self.token, len(self.kinds))
 
     def token(self, i: int) -> Token:
         """Token i, without making the others."""

@@ -32,7 +32,6 @@ from hipport.lexer import COMMENT, IDENTIFIER, LITERAL, PUNCTUATION
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.names import INCLUDE_GUARDS, PRESERVE
 from hipport.rules.tokens import (
-    LazyTokens,
     is_member_or_qualified,
     is_punct,
     matching,
@@ -284,7 +283,7 @@ def _call_arity(ctx: Context, i: int) -> int | None:
     flat = _flat_call_arity(ctx, i)
     if flat is not None:
         return flat
-    tokens = LazyTokens(ctx.token, len(ctx.kinds))
+    tokens = ctx.token_view
     lparen = next_code(tokens, i)
     if lparen is None or not is_punct(tokens, lparen, "("):
         return None
