@@ -61,8 +61,12 @@ def test_indices_are_a_scan_of_the_code_tokens(source: bytes) -> None:
             assert v.indices(texts, kinds) == expected, (texts, kinds)
 
 
+@pytest.mark.parametrize("near", [code_index._NEAR, 2, 0])  # walked, both, depths only
 @pytest.mark.parametrize("source", SOURCES)
-def test_match_is_tokens_matching(source: bytes) -> None:
+def test_match_is_tokens_matching(
+    source: bytes, near: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(code_index, "_NEAR", near)
     v = _index(source)
     for k in range(v.n):
         assert v.match(k) == matching(v.toks, k), k
@@ -72,7 +76,11 @@ def test_match_is_tokens_matching(source: bytes) -> None:
 
 
 @pytest.mark.parametrize("source", SOURCES + [b"f(a, g(b, c), d[1, 2], {e, f}) h() k( x ) m(,)"])
-def test_arguments_are_tokens_split_args(source: bytes) -> None:
+@pytest.mark.parametrize("near", [code_index._NEAR, 0])  # walked, from the depths
+def test_arguments_are_tokens_split_args(
+    source: bytes, near: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(code_index, "_NEAR", near)
     v = _index(source)
     for k in range(v.n):
         close = v.match(k)

@@ -41,6 +41,9 @@ _DEPTH = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
 _AFTER_PARAMETERS = frozenset(
     {"const", "noexcept", "override", "final", "mutable", "volatile", "&", "&&"}
 )
+# A bracket pair at most this many code tokens long is matched by a walk over the columns
+# (cheaper than the whole file's bracket depths, unless those are made already).
+_NEAR = 256
 # Up to this many texts are located by a `list.index` scan each (about a fifth of the
 # cost of one `compress` pass each), more by one `compress` pass for all.
 _FEW_TEXTS = 4
@@ -345,11 +348,18 @@ class CodeIndex:
         return ks, list(accumulate(filter(None, deltas)))
 
     def match(self, k: int, limit: int | None = None) -> int | None:
-        """tokens.matching(self.toks, k, limit), from the bracket depths: the first later
-        bracket back at the depth before k (found by a C-speed `list.index`)."""
-        close = OPENERS.get(self.texts[k])
+        """tokens.matching(self.toks, k, limit): walked over the columns when the pair is
+        near (a call's parentheses), else from the bracket depths of the whole file (made
+        once): the first later bracket back at the depth before k (a `list.index`)."""
+        texts = self.texts
+        close = OPENERS.get(texts[k])
         if close is None:
             return None
+        if "_brackets" not in self.__dict__:
+            end = self.n if limit is None else min(limit, self.n)
+            found = self._walk_match(k, close, min(end, k + _NEAR))
+            if found is not None or k + _NEAR >= end:
+                return found if found != -1 else None
         ks, depth = self._brackets
         p = bisect_left(ks, k)
         try:
@@ -361,9 +371,25 @@ class CodeIndex:
             return None
         return j if self.texts[j] == close else None
 
+    def _walk_match(self, k: int, close: str, end: int) -> int | None:
+        """tokens.matching's walk from k up to `end`: the match, -1 for a bracket that
+        does not match, None if the walk reached `end` first."""
+        texts, kinds = self.texts, self.kinds
+        depth = 0
+        for j in range(k, end):
+            t = texts[j]
+            if t in _DEPTH and kinds[j] == PUNCTUATION:
+                depth += _DEPTH[t]
+                if depth == 0:
+                    return j if t == close else -1
+        return None
+
     def arguments(self, open_: int, close: int) -> list[tuple[int, int]]:
         """tokens.split_args(self.toks, open_, close) (no template lists) for a pair that
-        match() found: the commas at the pair's own depth, found by `list.index`."""
+        match() found: the commas at the pair's own depth (walked over the columns for a
+        near pair, else found by `list.index` and the bracket depths)."""
+        if close - open_ <= _NEAR and "_brackets" not in self.__dict__:
+            return self._walk_arguments(open_, close)
         ks, depth = self._brackets
         inner = depth[bisect_left(ks, open_)]
         find = self.texts.index
@@ -378,6 +404,23 @@ class CodeIndex:
                 out.append((start, j))
                 start = j + 1
             j += 1
+        if not out and start >= close:
+            return []
+        out.append((start, close))
+        return out
+
+    def _walk_arguments(self, open_: int, close: int) -> list[tuple[int, int]]:
+        texts, kinds = self.texts, self.kinds
+        out: list[tuple[int, int]] = []
+        depth = 0
+        start = open_ + 1
+        for j in range(open_ + 1, close):
+            t = texts[j]
+            if t == "," and depth == 0 and kinds[j] == PUNCTUATION:
+                out.append((start, j))
+                start = j + 1
+            elif t in _DEPTH and kinds[j] == PUNCTUATION:
+                depth += _DEPTH[t]
         if not out and start >= close:
             return []
         out.append((start, close))
