@@ -180,10 +180,20 @@ class Context:
         end_line, end_col = self.position(cols.ends[i])
         return Location(self.path, line, column, end_line, end_col)
 
-    def finding(self, code: str, start: int, end: int, message: str, **fields: object) -> Finding:
-        """A Finding with the registered default severity of `code`."""
+    def finding(  # noqa: PLR0913 (a finding's parts)
+        self,
+        code: str,
+        start: int,
+        end: int,
+        message: str,
+        location: Location | None = None,
+        **fields: object,
+    ) -> Finding:
+        """A Finding with the registered default severity of `code`, at `location` if the
+        caller has it already (it must be location(start, end)), else at start..end."""
         severity = RULES[code].severity if code in RULES else Severity.WARNING
-        return Finding(code, severity, message, self.location(start, end), **fields)  # type: ignore[arg-type]
+        where = location if location is not None else self.location(start, end)
+        return Finding(code, severity, message, where, **fields)  # type: ignore[arg-type]
 
     def use(self, tok: Token, res: Resolution, new_name: str | None = None) -> Use:
         """The record of one occurrence of a CUDA identifier, for statistics."""

@@ -67,13 +67,17 @@ class UnknownRule:
                 continue  # in an #if arm hipcc does not compile
             name = texts[i]
             # ctx.use(token, Resolution(name, Status.UNKNOWN)), without making the token
-            uses.append(Use(name, None, Status.UNKNOWN, ctx.token_location_at(i)))
+            loc = ctx.token_location_at(i)
+            uses.append(Use(name, None, Status.UNKNOWN, loc))
+            # the finding's location is the same unless clang counts lines differently (\r)
+            same = ctx.position(starts[i]) == (loc.line, loc.column)
             findings.append(
                 ctx.finding(
                     UNKNOWN.code,
                     starts[i],
                     ends[i],
                     f"{name} looks like CUDA but is not in hipport's tables",
+                    loc if same else None,
                     api=name,
                 )
             )
