@@ -1,13 +1,14 @@
 """The file's code tokens (comments dropped), indexed once per file, and the structure
 several rules read: directive lines, #defines, #includes, function bodies, brackets.
 
-Built once per file (Context.code) from the lexer's columns at C speed (`compress`/`map`
-over `ctx.texts` and `ctx.kinds`, no Python pass over the tokens): the code tokens' texts
-and kinds, and the positions of every text of the rules' vocabularies (Rule.vocabulary,
-collected by the engine), so that a rule visits only the names or operators it looks for
-instead of walking every token again. A text outside the vocabularies is indexed on its
-first lookup (one more C-speed pass). Bodies and bracket matches come from one
-`accumulate` of the bracket depths, never from a walk through the tokens between.
+One per file (Context.code), every part made on first use from the lexer's columns at C
+speed, never by a Python pass over the tokens: the code tokens' texts and kinds (comments
+found by `list.index`, cut out by memmove), whether the file has a text at all
+(ctx.identifiers for names, a bytes test of the source for a few other texts, one set
+intersection with the rules' vocabularies otherwise), a present text's positions (a
+`list.index` scan, or one `compress` pass for many texts), bracket pairs (a walk over the
+columns for a near pair, else one `accumulate` of the whole file's bracket depths) and
+function bodies. A check that returns on ctx.identifiers alone costs nothing here.
 """
 
 from __future__ import annotations

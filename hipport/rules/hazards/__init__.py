@@ -14,8 +14,10 @@ Add a hazard = add one module + one catalogue entry:
      severity, docs, and module="rules.hazards.<name_with_underscores>".
   2. hipport/rules/hazards/<name_with_underscores>.py: `check(v: CodeIndex) ->
      list[Finding]` and `RULE = HazardRule(INFO, check, vocabulary)`, where `vocabulary`
-     is the set of token texts the check looks up with v.indices() (indexed up front in
-     the one pass; a text left out still works, at the cost of one more pass).
+     is the set of token texts the check looks up with v.indices() (the presence of the
+     non-identifier ones is learnt in one pass for all the rules when a check needs it).
+     Return before any file-wide work when the file has none of the check's names
+     (v.ctx.identifiers, v.mentions) and ask v.is_dead last: rules.branches is costly.
   3. tests/cases/hazards/<CODE>/: firing and silent .cu cases with .expected lists.
 Helpers a second rule needs go to rules/tokens.py or rules/code_index.py, never imported
 from another rule module. Facts that change with the ROCm release come from mappings/
