@@ -21,7 +21,7 @@ import gc
 import re
 import sys
 import threading
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from ctypes import POINTER, byref, c_uint, cast, sizeof
 from functools import cache, partial
 from itertools import accumulate, islice, repeat
@@ -139,6 +139,23 @@ class _Lines:
         return line, offset - starts[line - 1] + 1
 
 
+class _TokenLines:
+    """Positions for the columns of tokens the documented path made: a token's start is
+    where that token says it is (libclang's own line and column); any other offset is
+    looked up in the source's line starts."""
+
+    __slots__ = ("_lines", "_starts", "_tokens")
+
+    def __init__(self, tokens: TokenList, source: bytes) -> None:
+        self._tokens, self._starts, self._lines = tokens, tokens.starts, _Lines(source)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        i = bisect_left(self._starts, offset)
+        if i < len(self._starts) and self._starts[i] == offset:
+            return self._tokens[i].where.position(offset)
+        return self._lines.position(offset)
+
+
 class _At(NamedTuple):
     """A position given outright (a Token built by hand)."""
 
@@ -177,17 +194,18 @@ def lex_columns(source: bytes, path: str = "<input>") -> Columns:
     """`lex` as columns: the Token objects are made only if someone asks for them."""
     _admit(source, path)
     if not source:
-        return Columns([], [], [], [], None)
+        return Columns([], [], [], [], _Lines(source))
     wrapped = _wrap(source)
     with _PARSER.lock:  # one unit per process: one file at a time in it
         tu = _PARSER.parse(wrapped.buffer, path)
         read = _tokens(tu, wrapped, source)
-    return read if isinstance(read, Columns) else _as_columns(read)
+    return read if isinstance(read, Columns) else _as_columns(read, source)
 
 
-def _as_columns(tokens: list[Token]) -> Columns:
+def _as_columns(tokens: list[Token], source: bytes) -> Columns:
+    """Columns of tokens the documented path made (each knows its own line and column)."""
     cols = columns(tokens)
-    out = Columns(cols.texts, cols.kinds, cols.starts, cols.ends, None)
+    out = Columns(cols.texts, cols.kinds, cols.starts, cols.ends, _TokenLines(cols, source))
     out._tokens = cols  # noqa: SLF001 (made here, with its tokens)
     return out
 
@@ -355,7 +373,7 @@ class Columns:
         kinds: list[str],
         starts: list[int],
         ends: list[int],
-        where: _Lines | None,
+        where: _Lines | _TokenLines,
     ) -> None:
         self.texts, self.kinds, self.starts, self.ends = texts, kinds, starts, ends
         self.where = where

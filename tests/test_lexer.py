@@ -280,3 +280,21 @@ def test_threads_lexing_at_once_get_their_own_tokens() -> None:
     with ThreadPoolExecutor(6) as pool:
         got = list(pool.map(lambda s: _fields(lex(s)), sources * 4))
     assert got == expected * 4
+
+
+def test_documented_path_translates_as_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the fast path declines a file (lexer._fast_convert returns None), the columns
+    come from the documented path's tokens, and the translation (edits, findings with
+    their locations, uses) is the same (the fuzzer found a crash here: no line table)."""
+    from hipport import lexer
+    from hipport.engine import translate_source
+    from hipport.target import Target
+
+    sources = [s for s in _case_sources() if b"cuda" in s and b"\0" not in s][:40]
+    assert len(sources) >= 20
+    fast = [translate_source(s, "case.cu", Target()) for s in sources]
+    monkeypatch.setattr(lexer, "_fast_convert", lambda *args: None)
+    slow = [translate_source(s, "case.cu", Target()) for s in sources]
+    for a, b in zip(fast, slow, strict=True):
+        assert a.error is None and b.error is None
+        assert (a.output, a.edits, a.findings, a.uses) == (b.output, b.edits, b.findings, b.uses)
