@@ -21,7 +21,9 @@ from tests.reliability_support import ROOT, cuda_file, env, expected, hipport
 
 SRC = cuda_file()
 WANT = expected(SRC)
-SLOW_LINES = 20_000
+# Far more than a second's work on any machine (20,000 lines were, until the engine got
+# faster: hipport now translates them in under a second).
+SLOW_LINES = 200_000
 
 
 def _slow_source() -> bytes:
