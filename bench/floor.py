@@ -6,50 +6,29 @@ Issue 15's yardstick ("the bench corpus still translates at <= 1.1x the lexing f
 kept as it was defined when that issue was filed; issue 20's stricter yardstick is
 bench/limit.py (no declaration parse, no Python call per token).
 
-One process reads every source file under DIR, parses it with libclang as C++ with no
-include paths and function bodies skipped (PARSE_SKIP_FUNCTION_BODIES), and walks all its
-tokens through the Python bindings, reading each token's spelling, kind and extent. The
-file is parsed under a name in a directory that does not exist, with -nostdinc, so no
-header is ever read (as hipport does). Prints one JSON line: seconds (wall), cpu_s,
-files, lines, tokens.
+One process reads every file hipport processes under DIR (its own walk, as bench/limit.py
+lists them), parses it with libclang as C++ with no include paths and function bodies
+skipped (PARSE_SKIP_FUNCTION_BODIES), and walks all its tokens through the Python
+bindings, reading each token's spelling, kind and extent. The file is parsed under a name
+in a directory that does not exist, with -nostdinc, so no header is ever read (as hipport
+does). Prints one JSON line: seconds (wall), cpu_s, files, lines, tokens.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
+from pathlib import Path
 
 from clang import cindex
+from limit import source_files  # bench/limit.py, beside this script
 
-SOURCE_SUFFIXES = (
-    ".cu",
-    ".cuh",
-    ".hip",
-    ".cpp",
-    ".cc",
-    ".cxx",
-    ".c",
-    ".h",
-    ".hpp",
-    ".hh",
-    ".inl",
-    ".inc",
-)
 NAME = "/nonexistent-bench-floor/input.cpp"
 ARGS = ["-x", "c++", "-std=c++17", "-nostdinc", "-nostdinc++", "-fsyntax-only"]
 OPTIONS = (
     cindex.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES | cindex.TranslationUnit.PARSE_INCOMPLETE
 )
-
-
-def sources(root: str) -> list[str]:
-    out = []
-    for base, dirs, files in os.walk(root):
-        dirs.sort()
-        out += [os.path.join(base, f) for f in sorted(files) if f.endswith(SOURCE_SUFFIXES)]
-    return out
 
 
 def walk(index: cindex.Index, data: bytes) -> int:
@@ -72,7 +51,7 @@ def main(root: str) -> dict:
     start, cpu = time.perf_counter(), time.process_time()
     index = cindex.Index.create()
     files = lines = tokens = 0
-    for path in sources(root):
+    for path in source_files(Path(root)):  # the files hipport processes (as the limit)
         with open(path, "rb") as fh:
             data = fh.read()
         files += 1

@@ -29,6 +29,7 @@ from hipport.rules.tokens import (
     OPENERS,
     include_spelling,
     int_value,
+    positions,
 )
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ class CodeIndex:
     @cached_property
     def _comments(self) -> list[int]:
         """The ctx-token indices of the comments."""
-        return _all_positions(self.ctx.kinds, COMMENT)
+        return positions(self.ctx.kinds, COMMENT)
 
     @cached_property
     def texts(self) -> list[str]:
@@ -208,7 +209,7 @@ class CodeIndex:
         todo = [t for t in texts if t not in self._at]
         if len(todo) <= _FEW_TEXTS:
             for t in todo:
-                self._at[t] = _all_positions(self.texts, t)
+                self._at[t] = positions(self.texts, t)
             return
         all_texts = self.texts
         hits = list(compress(range(self.n), map(frozenset(todo).__contains__, all_texts)))
@@ -564,19 +565,6 @@ class _CodeTokens(Sequence[Token]):
         if not 0 <= k < index.n:
             raise IndexError(k)
         return index.token(k)
-
-
-def _all_positions(items: list[str], item: str) -> list[int]:
-    """The indices of `item` in `items` (a C-speed `list.index` scan from one to the next)."""
-    out: list[int] = []
-    i = -1
-    find = items.index
-    try:
-        while True:
-            i = find(item, i + 1)
-            out.append(i)
-    except ValueError:
-        return out
 
 
 def _runs_between(cuts: list[int], n: int) -> list[tuple[int, int]]:

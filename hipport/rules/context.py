@@ -18,27 +18,13 @@ from hipport.findings import RULES, Finding, Location, Severity, Use
 from hipport.lexer import IDENTIFIER, Columns, Token, TokenList, columns, line_starts
 from hipport.options import EngineOptions
 from hipport.rules.code_index import CodeIndex
-from hipport.rules.tokens import Directive, LazyTokens, directives
+from hipport.rules.tokens import Directive, LazyTokens, directives, positions
 from hipport.tables import Resolution, Tables, resolve
 from hipport.target import Target
 
 # Up to this many names, Context.where scans the texts once per name (list.index, a few
 # ns a token) rather than testing every token against the set (tens of ns a token).
 _FEW_NAMES = 4
-
-
-def _occurrences(texts: list[str], names: Iterable[str]) -> list[int]:
-    """Indices of the texts equal to one of `names`, name by name (unsorted)."""
-    out: list[int] = []
-    for name in names:
-        i = -1
-        try:
-            while True:
-                i = texts.index(name, i + 1)
-                out.append(i)
-        except ValueError:
-            pass
-    return out
 
 
 @dataclass
@@ -110,7 +96,7 @@ class Context:
         `list.index` scan per name for a handful of them, else one set lookup per token."""
         kinds, texts = self.kinds, self.texts
         if len(names) <= _FEW_NAMES:
-            hits: Iterable[int] = sorted(_occurrences(texts, names))
+            hits: Iterable[int] = sorted(i for name in names for i in positions(texts, name))
         else:
             hits = compress(range(len(kinds)), map(names.__contains__, texts))
         return [i for i in hits if kinds[i] == IDENTIFIER]

@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from hipport.lexer import COMMENT, IDENTIFIER, KEYWORD, Columns, Token, columns
 from hipport.rules.gate_facts import macro_names
-from hipport.rules.tokens import Directive
+from hipport.rules.tokens import Directive, positions
 from hipport.rules.tokens import directives as find_directives
 
 # Words after which a name is a type (or a template parameter before `>`).
@@ -181,7 +181,7 @@ def _code_columns(
     texts: list[str], kinds: list[str], directives: list[Directive]
 ) -> tuple[list[str], list[str]]:
     """The texts and kinds of the code tokens: comments and directive lines left out."""
-    comments = _comments(kinds)
+    comments = positions(kinds, COMMENT)
     if not directives and not comments:
         return texts, kinds
     code_texts, code_kinds = texts[:], kinds[:]
@@ -203,19 +203,6 @@ def _merged(spans: list[tuple[int, int]], singles: list[int]) -> list[tuple[int,
         else:
             out.append((start, end))
     return out
-
-
-def _comments(kinds: list[str]) -> list[int]:
-    """Indices of the comment tokens (list.index from one to the next, at C speed)."""
-    out: list[int] = []
-    i = -1
-    find = kinds.index
-    try:
-        while True:
-            i = find(COMMENT, i + 1)
-            out.append(i)
-    except ValueError:
-        return out
 
 
 # --- the candidates, from one class byte per code token ---------------------------------
