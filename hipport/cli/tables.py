@@ -38,7 +38,7 @@ def _load():
 def _console():
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=True)
+    return Console(highlight=False, soft_wrap=True, emoji=False)
 
 
 @tables.command()

@@ -81,7 +81,7 @@ def print_summary(summary: Any, err: bool = True, kept: KeptCounts | None = None
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(stderr=err, highlight=False, soft_wrap=True)
+    console = Console(stderr=err, highlight=False, soft_wrap=True, emoji=False)
     console.print(files_line(summary), markup=False)
     for f in summary.files:
         if f.status in ("failed", "skipped") and f.error:

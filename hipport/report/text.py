@@ -60,6 +60,7 @@ def render(report: Report, options: RenderOptions | None = None) -> str:
         width=options.width or UNBOUNDED_WIDTH,
         highlight=False,
         soft_wrap=True,
+        emoji=False,  # ":100:" in "a.cu:100:22" is a line number, not an emoji code
     )
     out = _Printer(console, options.color)
     paths = _PathNames(report.root, options.cwd)
