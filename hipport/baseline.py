@@ -3,8 +3,9 @@
 `.hipport-baseline.json` counts findings per (file, rule code, API) instead of storing line
 numbers, so edits elsewhere in a file keep it valid. A key found more often than it was
 counted has new findings (the ones past the count, in file order); a key found less often
-than counted is stale: the work was done, and the entry should shrink (`hipport baseline`
-rewrites it).
+than counted is stale: the work was done, and the entry should shrink (`hipport baseline
+--prune` shrinks it, accepting nothing new; `hipport baseline` rewrites it). A run over some
+files (named files, the pre-commit hook, standard input) judges only their entries.
 
     {"schema_version": 1, "tool": "hipport",
      "entries": [{"path": "src/a.cu", "code": "HIP001", "api": "cudaFoo", "count": 2}, ...]}
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,8 +101,13 @@ class Comparison:
     stale: list[StaleEntry] = field(default_factory=list)
 
 
-def compare(baseline: Baseline, findings: list[Finding]) -> Comparison:
-    """Which findings the baseline accepts, which are new, and which entries are stale."""
+def compare(
+    baseline: Baseline, findings: list[Finding], checked: Callable[[str], bool] | None = None
+) -> Comparison:
+    """Which findings the baseline accepts, which are new, and which entries are stale.
+    `checked(path)` says whether the run looked at `path` (root-relative): a run over some
+    files says nothing of the others' entries, so only entries it checked can be stale
+    (default: every path)."""
     out = Comparison()
     seen: Counter[Key] = Counter()
     ordered = sorted(
@@ -114,9 +121,22 @@ def compare(baseline: Baseline, findings: list[Finding]) -> Comparison:
         else:
             out.new.append(finding)
     for key, count in sorted(baseline.counts.items()):
-        if seen[key] < count:
+        if seen[key] < count and (checked is None or checked(key[0])):
             out.stale.append(StaleEntry(*key, baselined=count, found=seen[key]))
     return out
+
+
+def pruned(baseline: Baseline, stale: list[StaleEntry]) -> Baseline:
+    """`baseline` without what its stale entries no longer find (an entry found fewer times
+    keeps the count found; one found no more goes): nothing new is accepted."""
+    counts = dict(baseline.counts)
+    for entry in stale:
+        key = (entry.path, entry.code, entry.api)
+        if entry.found:
+            counts[key] = entry.found
+        else:
+            del counts[key]
+    return Baseline(Counter(counts), baseline.path)
 
 
 def find_baseline(cwd: Path, root: Path | None) -> Path | None:

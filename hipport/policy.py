@@ -370,21 +370,32 @@ def order(f: Finding) -> tuple:
 
 
 def apply_baseline(
-    active: list[Finding], baseline: Baseline | None, silenced: list[Finding] | None = None
+    active: list[Finding],
+    baseline: Baseline | None,
+    silenced: list[Finding] | None = None,
+    checked: Callable[[str], bool] | None = None,
 ) -> Verdict:
-    """Step 5: findings the baseline accepts do not fail; the rest are reported."""
+    """Step 5: findings the baseline accepts do not fail; the rest are reported. Only the
+    entries of paths the run `checked` can be stale (baseline.compare)."""
     from hipport.baseline import compare
 
     active = sorted(active, key=order)
     if baseline is None:
         return Verdict(active, [], silenced or [], [])
-    comparison = compare(baseline, active)
+    comparison = compare(baseline, active, checked)
     return Verdict(
         sorted(comparison.new, key=order),
         sorted(comparison.baselined, key=order),
         silenced or [],
         comparison.stale,
     )
+
+
+def checked_scope(relpaths: set[str], root: str | Path) -> Callable[[str], bool]:
+    """What a run judges of a baseline: the files it checked, and files that are gone (their
+    entries are stale whatever was checked); not the other files of the tree."""
+    base = Path(root)
+    return lambda path: path in relpaths or not os.path.lexists(base / path)
 
 
 def judge(
@@ -398,11 +409,14 @@ def judge(
     selection = selection or Selection()
     active: list[Finding] = []
     silenced: list[Finding] = []
+    relpaths: set[str] = set()
     for item in inputs_from(source):
         kept, gone = file_findings(item, selection, use_suppressions, item.load())
         active.extend(kept)
         silenced.extend(gone)
-    return apply_baseline(active, baseline, silenced)
+        relpaths.add(item.relpath)
+    root = getattr(source, "root", None) or "."
+    return apply_baseline(active, baseline, silenced, checked_scope(relpaths, root))
 
 
 # --------------------------------------------------------------------------- the verdict

@@ -11,6 +11,7 @@ virtualenv is built once (it needs PyPI, or a pip cache, for libclang, click and
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -290,3 +291,36 @@ def test_shim_check_hook_fails_on_a_stale_shim(
     done = pre_commit(tmp_path, pre_commit_env)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "shim is stale" in done.stdout
+
+
+def test_committed_baseline_and_one_changed_file_prints_only_that_file(
+    project: Path, pre_commit_env, hipport_cmd, subprocess_env
+) -> None:
+    """A run over the staged files judges only their baseline entries: the other files'
+    entries (here made stale by hand, as after work done elsewhere) are not listed."""
+    for i in range(8):
+        stage(project, f"src/k{i}.cu", UNPORTED)
+    made = subprocess.run(
+        [*hipport_cmd, "baseline", "."],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=subprocess_env | {"HIPPORT_CACHE_DIR": pre_commit_env["HIPPORT_CACHE_DIR"]},
+    )
+    assert made.returncode == 0, made.stderr
+    baseline = project / ".hipport-baseline.json"
+    data = json.loads(baseline.read_text())
+    for entry in data["entries"]:
+        entry["count"] += 1  # every entry is now stale by one
+    baseline.write_text(json.dumps(data))
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "--no-verify", "-m", "baselined")
+    more = b"cudaInitDevice(1, 0, 0);\n  cudaInitDevice(2, 0, 0);\n  return 0;"
+    stage(project, "src/k3.cu", UNPORTED.replace(b"return 0;", more))
+    done = pre_commit(project, pre_commit_env)
+    out = done.stdout
+    # three uses against a count of two: the third is new, and the only finding printed
+    assert done.returncode == 1 and "src/k3.cu:5:3: error: cudaInitDevice" in out, out
+    assert "stale baseline entry" not in out, out
+    for i in (0, 1, 2, 4, 5, 6, 7):
+        assert f"src/k{i}.cu" not in out, out

@@ -146,20 +146,53 @@ def check(
     "--baseline",
     "baseline_file",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Where to write it (default: .hipport-baseline.json in the current directory).",
+    help="Where to write it (default: .hipport-baseline.json in the current directory; "
+    "with --prune, the baseline check would use).",
+)
+@click.option(
+    "--prune",
+    is_flag=True,
+    help="Only remove stale entries (work done since) from the existing baseline: no new "
+    "finding is accepted. Entries of files not under PATHS are kept.",
 )
 @common_options
-def baseline(paths: tuple[Path, ...], baseline_file: Path | None, **values: Any) -> None:
+def baseline(
+    paths: tuple[Path, ...], baseline_file: Path | None, prune: bool, **values: Any
+) -> None:
     """Record the current findings in a baseline, so `check` fails only on new ones."""
-    from hipport.baseline import BASELINE_NAME, Baseline
+    from hipport.baseline import BASELINE_NAME, Baseline, BaselineError, pruned
+    from hipport.cli.gate import baseline_path
     from hipport.report.model import build_report
 
     config = _load_config(paths)
+    old = None
+    if prune:
+        found = baseline_path(baseline_file, False, config)
+        if found is None:
+            raise click.UsageError("--prune: no baseline to prune (give --baseline FILE)")
+        try:
+            old = Baseline.load(found)
+        except BaselineError as exc:
+            raise click.UsageError(str(exc)) from None
+        baseline_file = found
     summary = _run(paths, config, values)
     report = build_report(
-        summary, summary.target, root=str(config.root), selection=selection(config, (), ())
+        summary,
+        summary.target,
+        root=str(config.root),
+        selection=selection(config, (), ()),
+        baseline=old,
     )
     target = baseline_file or Path.cwd() / BASELINE_NAME
+    if old is not None:
+        recorded = pruned(old, report.stale)
+        recorded.write(target)
+        click.echo(
+            f"hipport: pruned {target}: {len(report.stale)} stale entries shrunk or removed, "
+            f"{len(recorded.counts)} entries left",
+            err=True,
+        )
+        return
     recorded = Baseline.from_findings(report.findings)
     recorded.write(target)
     click.echo(

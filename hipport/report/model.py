@@ -31,6 +31,7 @@ from hipport.policy import (
     FileInput,
     Selection,
     apply_baseline,
+    checked_scope,
     exit_code,
     failing,
     file_findings,
@@ -399,7 +400,7 @@ def build_report(
             )
             _add_file(totals, work, tally, item, result)
             del result
-    verdict = apply_baseline(active, baseline)
+    verdict = apply_baseline(active, baseline, checked=checked_scope(set(items), root))
     reported, accepted, stale = verdict.reported, verdict.accepted, verdict.stale
 
     families, apis = _statistics(tally, reported + accepted)
