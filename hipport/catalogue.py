@@ -506,6 +506,20 @@ PERMISSION_DENIED = RuleInfo(
     module="findings",
 )
 
+INVALID_SUPPRESSION = RuleInfo(
+    "HIP206",
+    "invalid-suppression",
+    Severity.WARNING,
+    "A `hipport: ignore` comment that names no rule (a misspelt code) or is cut off (an "
+    "unclosed `[`).",
+    "It silences nothing, so the finding it was written for still shows; the run goes on "
+    "and says which comment to fix instead of stopping (ruff and clang-tidy do the same).",
+    "hipMalloc(&p, n);  // hipport: ignore[HIP0001]",
+    "Spell the code as `hipport rule --all` lists it (the message suggests the nearest), or "
+    "close the bracket.",
+    module="suppressions",
+)
+
 UNTRANSLATABLE = RuleInfo(
     code="HIP301",
     name="cmake-untranslatable",

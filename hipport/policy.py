@@ -49,6 +49,9 @@ def _suggest(word: str) -> str:
 
     known = [*RULES, *(info.name for info in RULES.values())]
     close = difflib.get_close_matches(word, known, n=3, cutoff=0.6)
+    digits = word.upper().removeprefix("HIP")
+    if digits.isdigit() and (padded := f"HIP{int(digits):03d}") in RULES:
+        close = [padded, *(c for c in close if c != padded)][:3]  # HIP01, HIP0001: HIP001
     if not close and word.upper() in RULES:
         close = [word.upper()]
     return f" (did you mean {' or '.join(close)}?)" if close else " (hipport rule --all lists them)"
@@ -307,7 +310,7 @@ def file_findings(
     source = result.source if result is not None else b""
     silenced: list[Finding] = []
     if use_suppressions and source:
-        _check_suppressions(source, item.relpath)
+        raw.extend(_invalid_suppressions(source, item.relpath))
         outcome = filter_findings(source, item.relpath, raw)
         raw = outcome.kept + outcome.unused
         silenced.extend(outcome.suppressed)
@@ -337,18 +340,28 @@ def _at_path(finding: Finding, relpath: str) -> Finding:
     return copy
 
 
-def _check_suppressions(source: bytes, relpath: str) -> None:
-    """An inline suppression naming no rule, or with an unclosed `[`, is a usage error:
-    it would otherwise silence nothing (or everything) without saying so."""
+def _invalid_suppressions(source: bytes, relpath: str) -> list[Finding]:
+    """An inline suppression naming no rule, or with an unclosed `[`, silences nothing (or
+    would silence everything): a HIP206 finding each, and the run goes on."""
+    from hipport.catalogue import INVALID_SUPPRESSION
     from hipport.suppressions import parse
 
     if b"hipport:" not in source:
-        return
+        return []
+    out = []
     for s in parse(source, relpath):
-        where = f"{relpath}:{s.location.line}:{s.location.column}: `hipport: {s.kind}`"
+        where = f"`hipport: {s.kind}`"
         if s.malformed:
-            raise PolicyError(f"{where}: {s.malformed}")
-        check_rule_words(s.unknown, where)
+            message = f"invalid suppression {where}: {s.malformed}"
+        elif s.unknown:
+            names = ", ".join(f"{w!r}{_suggest(w)}" for w in s.unknown)
+            message = f"invalid suppression {where}: unknown rule {names}"
+        else:
+            continue
+        out.append(
+            Finding(INVALID_SUPPRESSION.code, INVALID_SUPPRESSION.severity, message, s.location)
+        )
+    return out
 
 
 @dataclass

@@ -248,9 +248,9 @@ def apply(findings: list[Finding], suppressions: list[Suppression]) -> Outcome:
 
 def _unused_message(s: Suppression, used: set[str]) -> str | None:
     where = f"`hipport: {s.kind}`"
-    parts = []
-    if s.unknown:
-        parts.append(f"unknown rule {', '.join(s.unknown)}")
+    parts = []  # unknown names and unclosed brackets are HIP206 (policy), not said twice
+    if s.malformed or (s.unknown and not s.codes):
+        return None
     if not s.codes and not s.unknown:
         if not used:
             return f"unused suppression {where}: no finding here to silence"

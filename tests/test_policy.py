@@ -170,23 +170,31 @@ def test_per_path_cuda_names_are_not_rule_codes(tree: Path) -> None:
 @pytest.mark.parametrize(
     ("comment", "message"),
     [
-        ("// hipport: ignore[HIP01]", "unknown rule 'HIP01'"),
+        ("// hipport: ignore[HIP01]", "unknown rule 'HIP01' (did you mean HIP001"),
+        ("// hipport: ignore[HIP0001]", "unknown rule 'HIP0001' (did you mean HIP001"),
         ("// hipport: ignore[no-such-rule]", "unknown rule 'no-such-rule'"),
         ("// hipport: ignore[HIP001", "unclosed `[`"),
         ("/* hipport: ignore-next-line[HIP001 */", "unclosed `[`"),
     ],
 )
-def test_a_broken_inline_suppression_is_an_error_in_check_and_translate(
+def test_a_broken_inline_suppression_is_a_finding_and_the_run_goes_on(
     tree: Path, comment: str, message: str
 ) -> None:
-    """Before, an unclosed `ignore[HIP001` silenced every rule on its line."""
+    """Before, an unclosed `ignore[HIP001` silenced every rule on its line; then a broken
+    comment stopped the whole run with exit 2 and no report (issue 28). Now it is a HIP206
+    finding, it silences nothing, and every other file is still reported."""
     source = UNPORTED.replace(b"0, 0, 0);", b"0, 0, 0);  " + comment.encode())
     (tree / "src" / "a.cu").write_bytes(source)
+    (tree / "src" / "b.cu").write_bytes(UNPORTED)
     runner = CliRunner()
-    for command in (["check", "src"], ["translate", "src", "--stdout", "--fail-on", "error"]):
-        result = runner.invoke(main, command)
-        assert result.exit_code == 2, result.output
-        assert message in result.output and "src/a.cu:3:" in result.output
+    result = runner.invoke(main, ["check", "src"])
+    assert result.exit_code == 1, result.output
+    assert message in result.output and "[HIP206]" in result.output
+    assert "src/a.cu:3:3: error: cudaInitDevice" in result.output  # not silenced
+    assert "src/b.cu:3:3: error: cudaInitDevice" in result.output
+    result = runner.invoke(main, ["translate", "src", "--stdout", "--fail-on", "error"])
+    assert result.exit_code == 1, result.output
+    assert "HIP206 invalid-suppression" in result.output and "===== b.cu =====" in result.output
 
 
 def test_jobs_is_capped_by_the_files_and_a_maximum():

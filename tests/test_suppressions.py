@@ -64,7 +64,7 @@ def test_unused_suppressions_are_reported():
     unused = [f for f in report.findings if f.code == "HIP201"]
     assert [f.location.line for f in unused] == [2, 3]
     assert "HIP004" in unused[1].message and "HIP001" not in unused[1].message.split(":")[-1]
-    # an unknown rule name is a usage error, not a finding: tests/test_policy.py
+    # an unknown rule name is a HIP206 finding, not a HIP201: tests/test_policy.py
 
 
 def test_unused_reports_can_be_turned_off_per_file():
