@@ -61,7 +61,7 @@ class Tokenizer:
     def tokens(self, data: bytes) -> int:
         lib, tu = self.lib, self.tu
         buffer = SKIP + data
-        files = (cindex._CXUnsavedFile * 1)()  # noqa: SLF001 (the bindings' own struct)
+        files = (cindex._CXUnsavedFile * 1)()  # the bindings' own struct
         files[0].name, files[0].contents, files[0].length = NAME.encode(), buffer, len(buffer)
         if lib.clang_reparseTranslationUnit(tu, 1, files, 0) != 0:
             raise RuntimeError("libclang could not reparse")

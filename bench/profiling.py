@@ -39,7 +39,7 @@ def translate(corpus: Path, out: Path, *extra: str) -> None:
         pass
 
 
-def profiled(name: str, outdir: Path, func, *args) -> None:  # noqa: ANN001
+def profiled(name: str, outdir: Path, func, *args) -> None:
     from pyinstrument import Profiler
     from pyinstrument.renderers import ConsoleRenderer
 
@@ -56,7 +56,7 @@ def profiled(name: str, outdir: Path, func, *args) -> None:  # noqa: ANN001
     )
 
 
-def cpu_profiled(name: str, outdir: Path, func, *args) -> None:  # noqa: ANN001
+def cpu_profiled(name: str, outdir: Path, func, *args) -> None:
     """cProfile on CPU time (time.process_time): steady on a loaded machine, and it counts
     calls; its per-call overhead inflates small Python functions a little."""
     import cProfile

@@ -7,10 +7,14 @@ The engine runs the rule modules in RULE_MODULES: the rewrites in REWRITE_ORDER 
 matters: where two rules edit the same bytes, the earlier one wins), then one module per
 hazard code, in code order. tests/test_catalogue.py checks this table against the modules.
 
+Each entry says its kind (Kind: rewrite, hazard, gate, run, build); sets of codes are taken
+from it (codes_of), never from code ranges. Each code has one test home,
+tests/cases/rules/<CODE>/ (tests/test_rule_cases.py).
+
 Add a rule: write its module (see hipport/rules/__init__.py), add one RuleInfo entry here
-with a free code, and regenerate docs/rules.md (python tools/gen_rules_doc.py). A hazard
-module under rules/hazards/ is picked up from its entry; a new rewrite module is also
-placed in REWRITE_ORDER.
+with a free code and its kind, give it a home under tests/cases/rules/ and regenerate
+docs/rules.md (python tools/gen_rules_doc.py). A hazard or gate module under rules/hazards/
+is picked up from its entry; a new rewrite module is also placed in REWRITE_ORDER.
 """
 
 from __future__ import annotations
@@ -36,6 +40,25 @@ class Severity(StrEnum):
             raise ValueError(f"unknown severity {text!r}: use error, warning or note") from None
 
 
+class Kind(StrEnum):
+    """What makes a rule's findings. Tests, the HTML report and the policy take their sets of
+    codes from here (codes_of), never from code ranges."""
+
+    # a rewrite module (REWRITE_ORDER): what it could not rename or rewrite, or did with a caveat
+    REWRITE = "rewrite"
+    # a module under rules/hazards/: a construct to port by hand (it may not build for AMD,
+    # or build and behave differently: warp size, lane masks, texture references ...)
+    HAZARD = "hazard"
+    # a module under rules/hazards/ for the build-break gate: code the target HIP does not
+    # compile (reviewed facts with evidence, confirmed with hipcc by tests/test_gate.py), or
+    # #if arms that flip under HIP
+    GATE = "gate"
+    # the run around the rules: files, walks, suppressions, the semantic pass
+    RUN = "run"
+    # the build-file (CMake) translation
+    BUILD = "build"
+
+
 @dataclass(frozen=True)
 class RuleInfo:
     code: str  # stable, e.g. "HIP001"
@@ -46,6 +69,7 @@ class RuleInfo:
     example: str  # a CUDA snippet that triggers it
     fix: str  # how to fix it
     module: str  # the module (under hipport/) that makes these findings
+    kind: Kind
 
 
 # --------------------------------------------------------------------------- the rules
@@ -61,6 +85,7 @@ UNSUPPORTED = RuleInfo(
     "Rewrite the code without the API, or guard it with #ifdef __HIP_PLATFORM_NVIDIA__. "
     "Check the finding's alternative for an AMD hipExt API that can stand in.",
     module="rules.rename",
+    kind=Kind.REWRITE,
 )
 
 NEEDS_NEWER_ROCM = RuleInfo(
@@ -73,6 +98,7 @@ NEEDS_NEWER_ROCM = RuleInfo(
     "cudaMallocAsync(&p, n, stream);  // hipMallocAsync needs ROCm 5.2",
     "Raise the target (--rocm), or replace the call with one the target has.",
     module="rules.rename",
+    kind=Kind.REWRITE,
 )
 
 EXPERIMENTAL = RuleInfo(
@@ -84,6 +110,7 @@ EXPERIMENTAL = RuleInfo(
     "cublasSgemm_64(...);",
     "Pass --experimental to apply the mapping, and test the result.",
     module="rules.rename",
+    kind=Kind.REWRITE,
 )
 
 UNKNOWN = RuleInfo(
@@ -97,6 +124,7 @@ UNKNOWN = RuleInfo(
     "Port the call by hand; if the project defines the name itself, list it in the "
     "project's names (or define it where hipport can see it) to silence this.",
     module="rules.unknown",
+    kind=Kind.REWRITE,
 )
 
 DEPRECATED_CUDA = RuleInfo(
@@ -108,6 +136,7 @@ DEPRECATED_CUDA = RuleInfo(
     "cudaThreadSynchronize();",
     "Use the API CUDA recommends instead (e.g. cudaDeviceSynchronize).",
     module="rules.rename",
+    kind=Kind.REWRITE,
 )
 
 REMOVED_CUDA = RuleInfo(
@@ -119,6 +148,7 @@ REMOVED_CUDA = RuleInfo(
     "cudaBindTexture(0, tex, p, n);",
     "Port to the replacement API (texture objects, ...).",
     module="rules.rename",
+    kind=Kind.REWRITE,
 )
 
 DEPRECATED_HIP = RuleInfo(
@@ -130,6 +160,7 @@ DEPRECATED_HIP = RuleInfo(
     "cudaMemcpyToArray(dst, 0, 0, src, n, kind);",
     "Use the replacement HIP API (e.g. hipMemcpy2DToArray).",
     module="rules.rename",
+    kind=Kind.REWRITE,
 )
 
 REMOVED_HIP = RuleInfo(
@@ -141,6 +172,7 @@ REMOVED_HIP = RuleInfo(
     "cudaBindTexture(0, tex, p, n);  // hipBindTexture removed in ROCm 6",
     "Port to the replacement API, or aim at an older ROCm.",
     module="rules.rename",
+    kind=Kind.REWRITE,
 )
 
 NEEDS_HUMAN = RuleInfo(
@@ -153,6 +185,7 @@ NEEDS_HUMAN = RuleInfo(
     "(*kernel_ptr)<<<grid, block>>>(x);",
     "Rewrite the code by hand as the message says, or use the default <<<...>>> syntax.",
     module="rules.launch",
+    kind=Kind.REWRITE,
 )
 
 REQUIRES_MACRO = RuleInfo(
@@ -165,6 +198,7 @@ REQUIRES_MACRO = RuleInfo(
     "Define the macro (e.g. -DHIP_ENABLE_WARP_SYNC_BUILTINS) in the build; note that HIP "
     "warp masks are 64-bit.",
     module="rules.rename",
+    kind=Kind.REWRITE,
 )
 
 HIPEXT = RuleInfo(
@@ -177,6 +211,7 @@ HIPEXT = RuleInfo(
     "cuGreenCtxCreate(&ctx, desc, dev, flags);",
     "Read the hipExt API's documentation and rewrite the call by hand if it fits.",
     module="rules.rename",
+    kind=Kind.REWRITE,
 )
 
 CUDA_SIGNATURE_CHANGED = RuleInfo(
@@ -192,6 +227,7 @@ CUDA_SIGNATURE_CHANGED = RuleInfo(
     "Pass --cuda with the release the code is written for; for CUDA at or after the change, "
     "rewrite the call to the older signature HIP has (see the HIP function's declaration).",
     module="rules.rename",
+    kind=Kind.REWRITE,
 )
 
 UNMAPPED_INCLUDE = RuleInfo(
@@ -214,6 +250,7 @@ UNMAPPED_INCLUDE = RuleInfo(
     "Remove the include and port the code that needs it, or guard it with "
     "#ifdef __HIP_PLATFORM_NVIDIA__.",
     module="rules.includes",
+    kind=Kind.REWRITE,
 )
 
 SEMANTIC_PARSE_ERROR = RuleInfo(
@@ -227,6 +264,7 @@ SEMANTIC_PARSE_ERROR = RuleInfo(
     "Pass --cuda-path, install the clang-tidy wheel matching libclang (its resource "
     "headers are used), or give the compile flags with a compilation database.",
     module="semantic",
+    kind=Kind.RUN,
 )
 
 INLINE_PTX = RuleInfo(
@@ -254,6 +292,7 @@ INLINE_PTX = RuleInfo(
     "intrinsics. Keep unavoidable PTX behind #if defined(__HIP_PLATFORM_NVIDIA__) with an "
     "AMD branch.",
     module="rules.hazards.inline_ptx",
+    kind=Kind.HAZARD,
 )
 
 HARDCODED_WARP_SIZE = RuleInfo(
@@ -287,6 +326,7 @@ HARDCODED_WARP_SIZE = RuleInfo(
     "constant chosen per platform (#if defined(__HIP_PLATFORM_AMD__) 64), and loop "
     "shuffle offsets from warpSize / 2.",
     module="rules.hazards.hardcoded_warp_size",
+    kind=Kind.HAZARD,
 )
 
 LANE_MASK_32BIT = RuleInfo(
@@ -312,6 +352,7 @@ LANE_MASK_32BIT = RuleInfo(
     "(__popcll, __ffsll, __clzll, __brevll); pass __activemask() (or ~0ull for a full "
     "wavefront) as the mask instead of 0xffffffff.",
     module="rules.hazards.lane_mask_32bit",
+    kind=Kind.HAZARD,
 )
 
 WMMA = RuleInfo(
@@ -336,6 +377,7 @@ WMMA = RuleInfo(
     "shapes and types the target GPU supports, or call a GEMM library (hipBLAS/rocBLAS, "
     "hipBLASLt); keep the CUDA path behind #if defined(__HIP_PLATFORM_NVIDIA__).",
     module="rules.hazards.wmma",
+    kind=Kind.HAZARD,
 )
 
 TEXTURE_REFERENCE = RuleInfo(
@@ -360,6 +402,7 @@ TEXTURE_REFERENCE = RuleInfo(
     "fetch with tex1Dfetch<T>(obj, i) / tex2D<T>(obj, x, y); surfaces likewise with "
     "cudaSurfaceObject_t. hipify maps texture objects one to one.",
     module="rules.hazards.texture_reference",
+    kind=Kind.HAZARD,
 )
 
 LAUNCH_BOUNDS_MIN_BLOCKS = RuleInfo(
@@ -381,6 +424,7 @@ LAUNCH_BOUNDS_MIN_BLOCKS = RuleInfo(
     "SIMDs (e.g. 256 threads = 4 waves of 64, 4 blocks per CU -> 4 waves per EU), or use "
     "__attribute__((amdgpu_waves_per_eu(N))) behind #if defined(__HIP_PLATFORM_AMD__).",
     module="rules.hazards.launch_bounds_min_blocks",
+    kind=Kind.HAZARD,
 )
 
 COOPERATIVE_GROUPS_UNSUPPORTED = RuleInfo(
@@ -419,6 +463,7 @@ COOPERATIVE_GROUPS_UNSUPPORTED = RuleInfo(
     "thread_rank() instead of num_threads()/block_rank(); keep tiles at or below 64 "
     "threads; clusters have no AMD equivalent.",
     module="rules.hazards.cooperative_groups_unsupported",
+    kind=Kind.HAZARD,
 )
 
 DEVICE_PROP_FIELD = RuleInfo(
@@ -445,6 +490,7 @@ DEVICE_PROP_FIELD = RuleInfo(
     "spelled differently (sharedMemPerMultiprocessor -> maxSharedMemoryPerMultiProcessor), "
     "or guard the access with #if defined(__HIP_PLATFORM_NVIDIA__).",
     module="rules.hazards.device_prop_field",
+    kind=Kind.HAZARD,
 )
 
 UNUSED_SUPPRESSION = RuleInfo(
@@ -457,6 +503,7 @@ UNUSED_SUPPRESSION = RuleInfo(
     "hipMalloc(&p, n);  // hipport: ignore[HIP001]",
     "Delete the comment, or narrow it to the codes that still fire on that line.",
     module="suppressions",
+    kind=Kind.RUN,
 )
 
 FILE_ERROR = RuleInfo(
@@ -468,6 +515,7 @@ FILE_ERROR = RuleInfo(
     "hipport check binary.cu  # a file holding NUL bytes, or unreadable",
     "Fix or exclude the file (exclude = [...] in [tool.hipport]); the message says why it failed.",
     module="runner",
+    kind=Kind.RUN,
 )
 
 SKIPPED_SOURCE = RuleInfo(
@@ -481,6 +529,7 @@ SKIPPED_SOURCE = RuleInfo(
     "Convert the file to UTF-8, raise max-file-size in [tool.hipport], or exclude the file; "
     'set [tool.hipport.severity] HIP203 = "warning" to keep it out of the gate.',
     module="findings",
+    kind=Kind.RUN,
 )
 
 SYMLINK_LOOP = RuleInfo(
@@ -493,6 +542,7 @@ SYMLINK_LOOP = RuleInfo(
     "ln -s self.cu self.cu; hipport check .",
     "Remove or repair the link, or exclude the path.",
     module="findings",
+    kind=Kind.RUN,
 )
 
 PERMISSION_DENIED = RuleInfo(
@@ -504,6 +554,7 @@ PERMISSION_DENIED = RuleInfo(
     "chmod 000 src/private; hipport check src",
     "Make it readable for the user running hipport, or exclude it (exclude = [...]).",
     module="findings",
+    kind=Kind.RUN,
 )
 
 INVALID_SUPPRESSION = RuleInfo(
@@ -518,6 +569,7 @@ INVALID_SUPPRESSION = RuleInfo(
     "Spell the code as `hipport rule --all` lists it (the message suggests the nearest), or "
     "close the bracket.",
     module="suppressions",
+    kind=Kind.RUN,
 )
 
 UNTRANSLATABLE = RuleInfo(
@@ -539,6 +591,7 @@ UNTRANSLATABLE = RuleInfo(
         "and `$<COMPILE_LANGUAGE:HIP>` with clang options."
     ),
     module="cmake",
+    kind=Kind.BUILD,
 )
 
 ARCHITECTURE = RuleInfo(
@@ -558,6 +611,7 @@ ARCHITECTURE = RuleInfo(
         "-DCMAKE_HIP_ARCHITECTURES=... at configure time."
     ),
     module="cmake",
+    kind=Kind.BUILD,
 )
 
 
@@ -575,6 +629,7 @@ DATA_LOSS = RuleInfo(
     "mattered, compute it by hand (e.g. loop over block sizes with "
     "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor).",
     module="rules.arguments",
+    kind=Kind.REWRITE,
 )
 
 ARGUMENTS_NOT_REWRITTEN = RuleInfo(
@@ -592,6 +647,7 @@ ARGUMENTS_NOT_REWRITTEN = RuleInfo(
     "Rewrite the call by hand as `hipport tables show NAME` describes, or restructure the "
     "code so that the call's arguments are written out in one place.",
     module="rules.arguments",
+    kind=Kind.REWRITE,
 )
 
 
@@ -615,6 +671,7 @@ DYNAMIC_PARALLELISM = RuleInfo(
     "work into the parent as a loop over its blocks; keep the device-side launch behind "
     "#if defined(__HIP_PLATFORM_NVIDIA__) if the CUDA build needs it.",
     module="rules.hazards.dynamic_parallelism",
+    kind=Kind.GATE,
 )
 
 
@@ -641,6 +698,7 @@ DEVICE_RUNTIME_CALL = RuleInfo(
     "the host reads; device-side malloc/free (not cudaMalloc) exist in HIP for heap "
     "memory.",
     module="rules.hazards.device_runtime_call",
+    kind=Kind.GATE,
 )
 
 
@@ -669,6 +727,7 @@ CUDA_ONLY_DEVICE_API = RuleInfo(
     "it), or keep the CUDA code behind #if defined(__HIP_PLATFORM_NVIDIA__) with an AMD "
     "branch.",
     module="rules.hazards.cuda_only_device_api",
+    kind=Kind.GATE,
 )
 
 
@@ -697,6 +756,7 @@ PREPROCESSOR_BRANCH_FLIP = RuleInfo(
     ">= 11000; use __HIP_DEVICE_COMPILE__ alongside __CUDA_ARCH__ for device-side code, "
     "HIP_VERSION for ROCm versions, __HIPCC__ for __NVCC__.",
     module="rules.hazards.preprocessor_branch_flip",
+    kind=Kind.GATE,
 )
 
 
@@ -720,6 +780,7 @@ VECTOR_OPERATOR_AMBIGUOUS = RuleInfo(
     "Guard the program's vector operators with #ifndef __HIP_PLATFORM_AMD__ (HIP's own "
     "operators do the same arithmetic), or drop them when porting.",
     module="rules.hazards.vector_operator_ambiguous",
+    kind=Kind.GATE,
 )
 
 
@@ -740,6 +801,7 @@ MISSING_DEFAULT_ARGUMENT = RuleInfo(
     "cudaStreamWaitEvent(consumer, done);",
     "Pass the argument HIP needs (the finding names it): cudaStreamWaitEvent(consumer, done, 0).",
     module="rules.hazards.missing_default_argument",
+    kind=Kind.GATE,
 )
 
 
@@ -754,6 +816,7 @@ CUDA_NAMESPACE = RuleInfo(
     "Use the std:: facility (std::atomic, std::complex, ...), HIP's own atomics and "
     "__syncthreads(), or rocPRIM/hipCUB; the finding's hint names the usual replacement.",
     module="rules.namespaces",
+    kind=Kind.REWRITE,
 )
 
 
@@ -800,6 +863,11 @@ def _rule_modules() -> tuple[str, ...]:
 
 # Every module the engine runs, in run order (each exposes RULE, see hipport/rules).
 RULE_MODULES: tuple[str, ...] = _rule_modules()
+
+
+def codes_of(*kinds: Kind) -> tuple[str, ...]:
+    """The codes of the rules of these kinds, in code order."""
+    return tuple(code for code, info in RULES.items() if info.kind in kinds)
 
 
 def rule_by_code_or_name(key: str) -> RuleInfo | None:

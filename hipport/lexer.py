@@ -85,7 +85,7 @@ class Token(_Fields):
 
     __slots__ = ()
 
-    def __new__(cls, kind: str, text: str, start: int, end: int, line: int, column: int) -> Token:  # noqa: PLR0913
+    def __new__(cls, kind: str, text: str, start: int, end: int, line: int, column: int) -> Token:
         return _Fields.__new__(cls, kind, text, start, end, _At(line, column))
 
     @property
@@ -131,7 +131,7 @@ class _Lines:
         self.source = source
         self._starts: list[int] | None = None
 
-    def position(self, offset: int) -> tuple[int, int]:
+    def position(self, offset: int) -> tuple[int, int]:  # the _Lines protocol
         starts = self._starts
         if starts is None:
             starts = self._starts = _clang_line_starts(self.source)
@@ -149,7 +149,7 @@ class _TokenLines:
     def __init__(self, tokens: TokenList, source: bytes) -> None:
         self._tokens, self._starts, self._lines = tokens, tokens.starts, _Lines(source)
 
-    def position(self, offset: int) -> tuple[int, int]:
+    def position(self, offset: int) -> tuple[int, int]:  # the _Lines protocol
         i = bisect_left(self._starts, offset)
         if i < len(self._starts) and self._starts[i] == offset:
             return self._tokens[i].where.position(offset)
@@ -162,7 +162,7 @@ class _At(NamedTuple):
     line: int
     column: int
 
-    def position(self, offset: int) -> tuple[int, int]:  # noqa: ARG002 (the _Lines protocol)
+    def position(self, offset: int) -> tuple[int, int]:  # the _Lines protocol
         return self.line, self.column
 
 
@@ -206,7 +206,7 @@ def _as_columns(tokens: list[Token], source: bytes) -> Columns:
     """Columns of tokens the documented path made (each knows its own line and column)."""
     cols = columns(tokens)
     out = Columns(cols.texts, cols.kinds, cols.starts, cols.ends, _TokenLines(cols, source))
-    out._tokens = cols  # noqa: SLF001 (made here, with its tokens)
+    out._tokens = cols  # made here, with its tokens
     return out
 
 
@@ -273,7 +273,7 @@ class _Parser:
     def parse(self, buffer: bytes, path: str) -> cindex.TranslationUnit:
         tu = self._tu
         if tu is not None:
-            files = (cindex._CXUnsavedFile * 1)()  # noqa: SLF001 (the bindings' own struct)
+            files = (cindex._CXUnsavedFile * 1)()  # the bindings' own struct
             files[0].name = _VIRTUAL_NAME.encode()
             files[0].contents = buffer
             files[0].length = len(buffer)
@@ -305,7 +305,7 @@ def _tokens(
     lib = cindex.conf.lib
     try:
         file = tu.get_file(_VIRTUAL_NAME)
-    except Exception:  # noqa: BLE001 (libclang's bindings raise bare Exception here)
+    except Exception:  # libclang's bindings raise bare Exception here
         raise LexError("libclang lost the main file") from None
     begin = lib.clang_getLocationForOffset(tu, file, wrapped.body_at)
     end = lib.clang_getLocationForOffset(tu, file, len(wrapped.buffer))
@@ -367,7 +367,7 @@ class Columns:
 
     __slots__ = ("_tokens", "ends", "kinds", "starts", "texts", "where")
 
-    def __init__(  # noqa: PLR0913 (the four columns and their line table)
+    def __init__(  # the four columns and their line table
         self,
         texts: list[str],
         kinds: list[str],
@@ -424,7 +424,7 @@ def columns(tokens: list[Token] | Columns) -> TokenList | Columns:
     return out
 
 
-def _fast_convert(lib, tu, memory, n: int, wrapped: _Wrapped, source: bytes) -> Columns | None:  # noqa: ANN001
+def _fast_convert(lib, tu, memory, n: int, wrapped: _Wrapped, source: bytes) -> Columns | None:
     """Tokens read straight from the CXToken array (kind, raw location, length): one
     libclang call per file instead of six per token, which was most of the lexing time.
     None when anything does not match the documented path, which the caller then takes."""
@@ -498,7 +498,7 @@ def _clang_line_starts(source: bytes) -> list[int]:
     return [0, *map(_END, _CLANG_NEWLINE.finditer(source))]
 
 
-def _convert(lib, tu, array, wrapped: _Wrapped, source: bytes) -> list[Token]:  # noqa: ANN001 (ctypes objects)
+def _convert(lib, tu, array, wrapped: _Wrapped, source: bytes) -> list[Token]:  # ctypes objects
     """Tokens through the documented calls, their buffer positions mapped to the source's:
     offsets past the skip lines, lines after them, and on the first line the columns of
     the byte order mark that was dropped."""

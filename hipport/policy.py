@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hipport.catalogue import RULES, Severity
+from hipport.catalogue import RULES, UNKNOWN, UNMAPPED_INCLUDE, Severity
 from hipport.findings import Finding, Location
 
 if TYPE_CHECKING:
@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from hipport.engine import TranslationResult
 
 FAIL_LEVELS = ("error", "warning", "note", "never")
-UNKNOWN_CODE = "HIP004"
-UNMAPPED_INCLUDE_CODE = "HIP012"
+UNKNOWN_CODE = UNKNOWN.code
+UNMAPPED_INCLUDE_CODE = UNMAPPED_INCLUDE.code
 
 
 class PolicyError(ValueError):

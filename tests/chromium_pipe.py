@@ -57,7 +57,7 @@ class Browser:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            preexec_fn=wire,  # noqa: PLW1509 (dup2 only)
+            preexec_fn=wire,  # dup2 only
             close_fds=False,
         )
         os.close(to_chrome_r)

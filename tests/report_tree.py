@@ -88,7 +88,7 @@ def _pools(seed: int) -> tuple[list, list, list]:
     return rng.sample(unsupported, min(BLOCKING_POOL, len(unsupported))), newer, mapped
 
 
-def _use(row, n: int) -> str:  # noqa: ANN001
+def _use(row, n: int) -> str:
     if row.kind == "function":
         return f"  auto *fn{n} = &{row.cuda};\n  (void)fn{n};\n"
     if row.kind == "type":

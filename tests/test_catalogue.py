@@ -11,7 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from hipport.catalogue import REWRITE_ORDER, RULE_MODULES, RULES, Severity, rule_by_code_or_name
+from hipport.catalogue import (
+    HAZARDS_PACKAGE,
+    REWRITE_ORDER,
+    RULE_MODULES,
+    RULES,
+    Kind,
+    Severity,
+    codes_of,
+    rule_by_code_or_name,
+)
 from hipport.rules import MissingRule, all_rules, load_rule, rule_for
 from tests.test_imports import import_graph
 
@@ -45,6 +54,22 @@ def test_every_entry_is_documented() -> None:
         assert isinstance(info.severity, Severity), code
         for field in ("summary", "why", "example", "fix"):
             assert getattr(info, field).strip(), (code, field)
+
+
+def test_every_kind_is_made_where_it_says() -> None:
+    """A rewrite code comes from a rewrite module, a hazard or gate code from a module under
+    rules/hazards/, a build code from the CMake translation, a run code from no rule."""
+    for code, info in RULES.items():
+        assert isinstance(info.kind, Kind), code
+        if info.kind is Kind.REWRITE:
+            assert info.module in REWRITE_ORDER, code
+        elif info.kind in (Kind.HAZARD, Kind.GATE):
+            assert info.module.startswith(HAZARDS_PACKAGE), code
+        elif info.kind is Kind.BUILD:
+            assert info.module == "cmake", code
+        else:
+            assert info.module not in RULE_MODULES and info.module != "cmake", code
+    assert sorted(c for k in Kind for c in codes_of(k)) == sorted(RULES)
 
 
 def test_every_entry_names_a_module_that_exists() -> None:

@@ -15,7 +15,7 @@ from tests.reliability_support import ROOT, cuda_file, hipport
 UNPORTED = b"#include <cuda_runtime.h>\nint main() { cudaInitDevice(0, 0, 0); return 0; }\n"
 
 
-def _run(args: list, tmp_path: Path):  # noqa: ANN202
+def _run(args: list, tmp_path: Path):
     return hipport([*args, "--no-progress"], tmp_path / "cache")
 
 

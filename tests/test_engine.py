@@ -131,7 +131,7 @@ def test_codes_registered() -> None:
         assert RULES[code].why and RULES[code].example and RULES[code].fix
 
 
-def test_semantic_without_toolkit_falls_back(tmp_path) -> None:  # noqa: ANN001
+def test_semantic_without_toolkit_falls_back(tmp_path) -> None:
     opts = EngineOptions(semantic=True, cuda_path=str(tmp_path))
     r = translate_source(SRC, "a.cu", Target(), opts)
     assert r.error is None and b"hipMalloc" in r.output

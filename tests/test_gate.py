@@ -1,4 +1,4 @@
-"""The gate rules (HIP110-HIP115): each fires on CUDA that does not build (or changes
+"""The gate rules (Kind.GATE in the catalogue): each fires on CUDA that does not build (or changes
 meaning) under HIP and stays silent on the near miss; their facts are reviewed data whose
 evidence the real HIP compiler confirms; and the program's own names are never unknown."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hipport.catalogue import RULES, Severity
+from hipport.catalogue import RULES, Kind, Severity, codes_of
 from hipport.engine import defined_names, translate_source
 from hipport.rules.gate_facts import gate_facts
 from hipport.target import Target
@@ -139,8 +139,7 @@ def test_fires_and_stays_silent(case) -> None:
 
 
 def test_every_code_registered_with_docs_and_pairs() -> None:
-    codes_ = tuple(f"HIP11{i}" for i in range(6))
-    for code in codes_:
+    for code in codes_of(Kind.GATE):
         assert RULES[code].module.startswith("rules.hazards."), code
         info = RULES[code]
         assert info.name and info.summary and info.why and info.example and info.fix

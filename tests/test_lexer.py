@@ -211,7 +211,7 @@ def test_fast_tokens_equal_documented_path(monkeypatch: pytest.MonkeyPatch) -> N
     convert = lexer._convert
     fallbacks = []
 
-    def counting(lib, tu, array, wrapped, source):  # noqa: ANN001, ANN202
+    def counting(lib, tu, array, wrapped, source):
         out = convert(lib, tu, array, wrapped, source)
         fallbacks.append(len(out))
         return out

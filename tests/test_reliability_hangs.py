@@ -91,7 +91,7 @@ def test_default_time_limit_lets_a_slow_real_file_finish(tmp_path: Path) -> None
 # --- special files where a regular file was ---------------------------------------------
 
 
-def _returns_within(func, seconds: float = 10):  # noqa: ANN001, ANN202
+def _returns_within(func, seconds: float = 10):
     """Run func() in a thread; fail (instead of hanging the suite) if it blocks."""
     import threading
 

@@ -115,7 +115,7 @@ def _check_unprivileged(args: list, tmp_path: Path) -> subprocess.CompletedProce
 
 
 @pytest.fixture
-def locked_tree(tmp_path: Path):  # noqa: ANN201
+def locked_tree(tmp_path: Path):
     if os.geteuid() != 0 and not _unprivileged_works(tmp_path / "probe"):
         pytest.skip("cannot make a directory unreadable for this user")
     if os.geteuid() == 0 and not _unprivileged_works(tmp_path / "probe"):

@@ -101,7 +101,7 @@ def _make_tree(root: Path, count: int) -> dict[str, tuple[bytes, bytes]]:
 
 def _wait_until_some_changed(
     tree: Path, states: dict, proc: subprocess.Popen, timeout: float = 240
-) -> int:
+) -> int:  # click values
     deadline = time.monotonic() + timeout
     names = sorted(states)
     while time.monotonic() < deadline:

@@ -83,7 +83,7 @@ CASES: list[tuple[str, str, str]] = [
 ]
 
 
-def _translated(body: str):  # noqa: ANN202
+def _translated(body: str):
     return translate_source(HEADER + body.encode() + b"\n", "a.cu", Target(rocm="6.2"))
 
 

@@ -21,7 +21,7 @@ from hipport.policy import FAIL_LEVELS, exit_code
 from hipport.report import FORMATS
 
 
-def _load_config(paths: tuple[Path, ...]):  # noqa: ANN202
+def _load_config(paths: tuple[Path, ...]):
     from hipport.config import ConfigError, load_config
 
     try:
@@ -30,7 +30,7 @@ def _load_config(paths: tuple[Path, ...]):  # noqa: ANN202
         raise click.UsageError(str(exc)) from None
 
 
-def _run(paths: tuple[Path, ...], config, values: dict[str, Any]):  # noqa: ANN001, ANN202
+def _run(paths: tuple[Path, ...], config, values: dict[str, Any]):
     from hipport.runner import run_paths
 
     # lexists: a symlink loop or a dangling link named here is a finding, not "missing"
@@ -235,14 +235,14 @@ def rule(code: str | None, show_all: bool, fmt: str) -> None:
     click.echo(explain(infos[0]))
 
 
-def explain(info) -> str:  # noqa: ANN001
+def explain(info) -> str:
     indent = "    "
 
     def block(text: str) -> str:
         return "\n".join(indent + line for line in text.splitlines())
 
     return (
-        f"{info.code} {info.name} (default severity: {info.severity.value})\n\n"
+        f"{info.code} {info.name} ({info.kind.value}, default severity: {info.severity.value})\n\n"
         f"What it finds\n{block(info.summary)}\n\n"
         f"Why it matters\n{block(info.why)}\n\n"
         f"Example\n{block(info.example)}\n\n"

@@ -37,7 +37,7 @@ def guarded(run: Callable[[], Any]) -> Any:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(EXIT_FINDINGS)
-    except Exception as exc:  # noqa: BLE001 (the CLI's last line of defence)
+    except Exception as exc:  # the CLI's last line of defence
         if _is_input_error(exc):  # the user's input (configuration, baseline), not a bug
             _fail(f"error: {exc}", EXIT_ERROR)
         if os.environ.get("HIPPORT_DEBUG"):

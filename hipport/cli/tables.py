@@ -99,7 +99,7 @@ def show(name: str, fmt: str, **target_values: Any) -> None:
         _print_entry(console, ext_entry, title=f"{ext_entry['name']} (AMD extension)")
 
 
-def _close_names(tbl, name: str) -> list[str]:  # noqa: ANN001
+def _close_names(tbl, name: str) -> list[str]:
     """The table names nearest a mistyped one (CUDA, HIP and hipExt names)."""
     import difflib
 
@@ -174,7 +174,7 @@ def releases(fmt: str) -> None:
             click.echo(f"  {r['version']:<8} {r['line']:<11} {', '.join(r['sources'])}{mark}")
 
 
-def _release_dict(release) -> dict[str, Any]:  # noqa: ANN001 (a hipport.target.Release)
+def _release_dict(release) -> dict[str, Any]:  # a hipport.target.Release
     return {
         "version": str(release.version),
         "line": release.line,

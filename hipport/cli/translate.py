@@ -288,7 +288,7 @@ def _translate(
     fail_on,
     progress,
     policy,
-) -> int:  # noqa: ANN001 (click values)
+) -> int:  # click values
     """Run, write, print; returns the exit code."""
     from hipport.report.summary import KeptCounts, print_summary
 
@@ -326,14 +326,14 @@ def _translate(
     return code
 
 
-def _pending(f) -> bool:  # noqa: ANN001 (a FileOutcome)
+def _pending(f) -> bool:  # a FileOutcome
     """The file would change: new content, or a new name."""
     if f.kind == "other" or f.result is None:
         return False
     return f.result.changed or bool(f.out_relpath and f.out_relpath != f.relpath)
 
 
-def _write_stats(summary, path: Path, kept) -> None:  # noqa: ANN001
+def _write_stats(summary, path: Path, kept) -> None:
     import json
 
     stats = summary.stats()
@@ -348,7 +348,7 @@ def _write_stats(summary, path: Path, kept) -> None:  # noqa: ANN001
         atomic_write(path, text.encode("utf-8"))
 
 
-def _diff_text(f, base: Path) -> bytes:  # noqa: ANN001 (a FileOutcome)
+def _diff_text(f, base: Path) -> bytes:  # a FileOutcome
     """The diff with paths relative to the current directory (so `patch -p1` or `git apply`
     run here applies it); files outside it keep paths relative to the common base."""
     from hipport.report.diff import unified_diff
@@ -446,7 +446,7 @@ def _print_stdout(summary) -> None:
     out.flush()
 
 
-def _summary_counts(summary, config, policy):  # noqa: ANN001, ANN202
+def _summary_counts(summary, config, policy):
     """The policy's counts for the summary alone (no --fail-on): a suppression that names
     no rule does not fail the translation; the counts are then the raw ones."""
     from hipport.policy import PolicyError
@@ -466,7 +466,7 @@ class _Files:
     files: list
 
 
-def _policy_counts(summary, config, policy):  # noqa: ANN001, ANN202
+def _policy_counts(summary, config, policy):
     """What the findings policy keeps, per code. A result the run left in its cache (a
     warm -o or --in-place run) is loaded only when the policy needs its findings: with a
     baseline, or when its source has a `hipport:` comment; otherwise its cached codes
@@ -500,7 +500,7 @@ def _has_suppression(path: Path) -> bool:
         return True
 
 
-def _verdict(summary, config, policy):  # noqa: ANN001, ANN202
+def _verdict(summary, config, policy):
     """The findings policy over the run: what check would report for the same files."""
     from hipport.policy import judge
 

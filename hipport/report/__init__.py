@@ -44,7 +44,7 @@ class FormatUnavailable(RuntimeError):
     pass
 
 
-def render(report, fmt: str, options: RenderOptions | None = None) -> str:  # noqa: ANN001
+def render(report, fmt: str, options: RenderOptions | None = None) -> str:
     """`report` rendered as `fmt` (a key of FORMATS)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")

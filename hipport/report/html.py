@@ -64,7 +64,6 @@ STATUS_LABELS = {
     "experimental": "experimental",
     "removed_hip": "removed from HIP",
 }
-HAZARD_PREFIX = "HIP1"  # HIP1xx: portability hazards (hipport.rules.hazards)
 HEADLINE_NAMES = 3  # API names a headline card lists before "and N more"
 GROUPS_SHOWN = 150  # finding groups listed before the rest fold into one "more" group
 TOP_FILES = 10  # the "most work" table
@@ -502,7 +501,7 @@ def coverage_svg(points: Sequence[CoveragePoint], target: str | None) -> str:
     return "".join(parts)
 
 
-def _unblock_marks(points: Sequence[CoveragePoint], xy) -> list[str]:  # noqa: ANN001
+def _unblock_marks(points: Sequence[CoveragePoint], xy) -> list[str]:
     """ "+N" above the releases that unblock N APIs, most first, each in the first of three
     rows above its dot where it hits no mark already placed (else left out: the table and
     the dot's tooltip have it)."""

@@ -227,7 +227,7 @@ def _need(call: _Call, k: int | None, row: ArgumentRewrite, what: str) -> int:
     return k
 
 
-def _symbol(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> None:  # noqa: ANN001
+def _symbol(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> None:
     k = _need(call, row.arg, row, f"{SYMBOL_WRAPPER}(...)")
     first = call.first_tokens[k]
     if first.text == SYMBOL_WRAPPER:
@@ -241,7 +241,7 @@ def _symbol(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> N
     _wrap(call, k, SYMBOL_WRAPPER + "(", ")")
 
 
-def _cast(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> None:  # noqa: ANN001
+def _cast(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> None:
     to = "size_t*" if row.action == "reinterpret-cast-size-t" else row.value or KERNEL_CAST
     k = _need(call, row.arg, row, f"the cast to {to}")
     a, b = call.token_ranges[k]
@@ -255,7 +255,7 @@ def _cast(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> Non
     _wrap(call, k, f"reinterpret_cast<{to}>(", ")")
 
 
-def _remove(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> None:  # noqa: ANN001
+def _remove(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> None:
     k = row.arg
     if k is None or k >= len(call.spans):
         return  # the call does not pass it (a defaulted parameter): nothing to drop
@@ -275,7 +275,7 @@ def _remove(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> N
         )
 
 
-def _move(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> None:  # noqa: ANN001
+def _move(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> None:
     k = _need(call, row.arg, row, "moving an argument")
     _need(call, k + row.count - 1, row, "moving an argument")
     to = row.move_to
@@ -285,7 +285,7 @@ def _move(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> Non
         call.slots[k + j].key = (to - 0.5, k + j)
 
 
-def _replace(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> None:  # noqa: ANN001
+def _replace(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> None:
     k = _need(call, row.arg, row, f"putting {row.value} in place")
     if call.texts[k] == row.value:
         return
@@ -293,7 +293,7 @@ def _replace(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> 
     slot.span, slot.text, slot.before, slot.after = None, row.value, "", ""
 
 
-def _add_const(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> None:  # noqa: ANN001
+def _add_const(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> None:
     k = row.arg if row.arg is not None else len(call.spans)
     values = [_filled(ctx, v) for v in row.values]
     n = len(call.spans)
@@ -314,7 +314,7 @@ def _filled(ctx: Context, value: str) -> str:
     return value.replace("{hip_version}", str(major * 100 + minor))
 
 
-def _add_var(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> None:  # noqa: ANN001
+def _add_var(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> None:
     k = _need(call, row.arg, row, "copying an argument")
     to = row.move_to if row.move_to is not None else len(call.spans)
     a, b = call.token_ranges[k]

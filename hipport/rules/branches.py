@@ -275,6 +275,6 @@ def _evaluate(words: list[str], env: dict[str, int | None]) -> bool | None:
     if "?" in expr or ":" in expr:
         return None
     try:
-        return bool(eval(expr, {"__builtins__": {}}, {}))  # noqa: S307 (integers and operators only)
+        return bool(eval(expr, {"__builtins__": {}}, {}))  # integers and operators only
     except (SyntaxError, ZeroDivisionError, TypeError, ValueError):
         return None

@@ -141,7 +141,7 @@ class Context:
             res = self._resolutions[name] = resolve(self.tables, name, self.target)
         return res
 
-    def position(self, offset: int) -> tuple[int, int]:
+    def position(self, offset: int) -> tuple[int, int]:  # the _Lines protocol
         """1-based line and byte column of a byte offset."""
         starts = self.line_starts
         line = bisect_right(starts, offset)
@@ -166,7 +166,7 @@ class Context:
         end_line, end_col = self.position(cols.ends[i])
         return Location(self.path, line, column, end_line, end_col)
 
-    def finding(  # noqa: PLR0913 (a finding's parts)
+    def finding(  # a finding's parts
         self,
         code: str,
         start: int,

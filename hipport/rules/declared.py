@@ -487,7 +487,7 @@ class _Braces:
         self.next = i
 
 
-def _code_names(texts: list[str], kinds: list[str], names: set[str]) -> None:  # noqa: C901, PLR0912 (the checks, in their order)
+def _code_names(texts: list[str], kinds: list[str], names: set[str]) -> None:
     """Add the names the code tokens declare (see the module docstring)."""
     n = len(texts)
     if n < 2:

@@ -247,7 +247,7 @@ def _has_include_guard(ctx: Context) -> bool:
     return a.hash + 2 < a.end and b.hash + 2 < b.end and texts[a.hash + 2] == texts[b.hash + 2]
 
 
-def _include_rename(header: str, renames) -> str | None:  # noqa: ANN001 (a Mapping)
+def _include_rename(header: str, renames) -> str | None:  # a Mapping
     if not renames:
         return None
     if header in renames:

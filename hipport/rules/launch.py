@@ -157,7 +157,7 @@ def _spaces_after(src: bytes, pos: int, limit: int) -> int:
     return pos
 
 
-def _parse(ctx: Context, i: int):  # noqa: ANN202 (a tuple or the reason, str)
+def _parse(ctx: Context, i: int):  # a tuple or the reason, str
     """(name_start, name_end, wrap, config ranges, lparen, rparen) or why not. `wrap`: the
     kernel is not a plain identifier (template arguments, a qualified name, a macro), so
     it goes into HIP_KERNEL_NAME(...): hipLaunchKernelGGL is a macro, and a comma or a

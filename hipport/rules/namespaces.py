@@ -98,7 +98,7 @@ def _defines(ctx: Context, k: int) -> bool:
     return k > 0 and code.texts[k - 1] == "namespace" and code.text(k + 1) == "{"
 
 
-def _unsupported(ctx: Context, k: int, ns: Namespace):  # noqa: ANN202 (a Finding)
+def _unsupported(ctx: Context, k: int, ns: Namespace):  # a Finding
     code = ctx.code
     j = k
     while j + 2 < code.n and code.texts[j + 1] == "::" and code.kinds[j + 2] == IDENTIFIER:

@@ -140,7 +140,7 @@ def lazy_outcome(
     out_relpath: str,
     setup: WorkerSetup,
     cached: bool = True,
-) -> FileOutcome:
+) -> FileOutcome:  # a Path
     """An outcome whose result stays in the cache until something asks for it."""
     key, results = cache_key(f), manifest.results
 

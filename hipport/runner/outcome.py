@@ -8,14 +8,15 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
+from hipport.catalogue import UNKNOWN, UNMAPPED_INCLUDE
 from hipport.engine import TranslationResult
 from hipport.findings import SKIPPED_PREFIX, Finding, Use, file_finding
 from hipport.rocm_minimum import oldest_rocm, rocm_needs
 from hipport.tables import Status
 from hipport.target import Target, Version
 
-UNKNOWN_CODE = "HIP004"
-UNMAPPED_INCLUDE_CODE = "HIP012"
+UNKNOWN_CODE = UNKNOWN.code
+UNMAPPED_INCLUDE_CODE = UNMAPPED_INCLUDE.code
 # findings whose api the project-wide filters read (a name the project defines, a header
 # the project ships): a cached summary keeps it for these codes
 API_KEYED_CODES = frozenset({UNKNOWN_CODE, UNMAPPED_INCLUDE_CODE})
@@ -203,7 +204,7 @@ def outcome_of(
     result: TranslationResult | None,
     error: str | None,
     cached: bool = False,
-) -> FileOutcome:
+) -> FileOutcome:  # a Path
     """The outcome of one file: translated, failed, or skipped (`error` says why)."""
     if error is not None:
         status = FileStatus.SKIPPED if error.startswith(SKIPPED_PREFIX) else FileStatus.FAILED

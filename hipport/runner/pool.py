@@ -91,7 +91,7 @@ def process(item: WorkItem, setup: WorkerSetup) -> WorkResult:
     options = item.options or setup.options
     try:
         result = translate_one(data, item.relpath, item.kind, options, setup.target)
-    except Exception as exc:  # noqa: BLE001 - a bug on one file must not end the whole run
+    except Exception as exc:  # the CLI's last line of defence
         error = f"internal error on this file: {type(exc).__name__}: {exc}"
         return WorkResult(item.relpath, error=error)
     return WorkResult(item.relpath, result, None, st)
@@ -176,7 +176,7 @@ def _isolate() -> bool:
 class _Worker:
     """One forked worker and the pipe to it; it takes one file at a time."""
 
-    def __init__(self, ctx, setup: WorkerSetup) -> None:  # noqa: ANN001
+    def __init__(self, ctx, setup: WorkerSetup) -> None:
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(target=_worker_main, args=(child, setup, os.getpid()))
         self.process.daemon = True
@@ -287,7 +287,7 @@ def _message_table() -> dict:
     return _MESSAGE_TABLE
 
 
-def _worker_main(conn, setup: WorkerSetup, parent: int) -> None:  # noqa: ANN001
+def _worker_main(conn, setup: WorkerSetup, parent: int) -> None:
     """A worker: die with the parent, load the tables, then translate one file per message
     until told to stop (None) or the pipe closes."""
     import signal

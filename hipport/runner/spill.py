@@ -59,7 +59,7 @@ def pack(result: TranslationResult) -> Packed:
 
 def spilled_outcome(
     path, relpath: str, kind: FileKind, out_relpath: str, spilled: SpilledResult, info: FileInfo
-) -> FileOutcome:  # noqa: ANN001 (a Path)
+) -> FileOutcome:  # a Path
     """The lazy outcome of a result kept in a Spill (as a cached file's, not cached)."""
     return FileOutcome(
         path,

@@ -10,14 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from hipport.catalogue import EXPERIMENTAL, NEEDS_NEWER_ROCM, REMOVED_HIP, UNSUPPORTED
+from hipport.catalogue import (
+    EXPERIMENTAL,
+    NEEDS_NEWER_ROCM,
+    REMOVED_HIP,
+    UNMAPPED_INCLUDE,
+    UNSUPPORTED,
+)
 from hipport.shim.model import HeaderUse, NameUse, ShimModel, Span
 from hipport.tables import Status
 from hipport.tables.arguments import ArgumentRewrite
 from hipport.target import Version
 
 MAPPING_HEADER = "hipport_shim.h"
-UNMAPPED_HEADER_CODE = "HIP012"
+UNMAPPED_HEADER_CODE = UNMAPPED_INCLUDE.code
 _CODE = {
     Status.UNSUPPORTED: UNSUPPORTED,
     Status.NEEDS_NEWER_ROCM: NEEDS_NEWER_ROCM,

@@ -5,7 +5,7 @@ from __future__ import annotations
 FUZZ_COUNT = {"inputs": 0, "seconds": 0.0}
 
 
-def pytest_terminal_summary(terminalreporter) -> None:  # noqa: ANN001
+def pytest_terminal_summary(terminalreporter) -> None:
     if FUZZ_COUNT["inputs"]:
         terminalreporter.write_line(
             f"fuzz: {FUZZ_COUNT['inputs']} inputs tried in {FUZZ_COUNT['seconds']:.1f} s "

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.fuzz.mutate import check_one, random_input, seeds  # noqa: E402
+from tests.fuzz.mutate import check_one, random_input, seeds
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         except AssertionError:
             invariants += 1
             _save(data, crashes + invariants, "an invariant failed")
-        except Exception:  # noqa: BLE001 - report every kind of failure
+        except Exception:
             crashes += 1
             _save(data, crashes + invariants, "a crash")
         slowest = max(slowest, time.monotonic() - current[1])
@@ -72,7 +72,7 @@ def _save(data: bytes, n: int, what: str) -> None:
     traceback.print_exc()
 
 
-def _watch(current: list, limit: float, progress) -> None:  # noqa: ANN001
+def _watch(current: list, limit: float, progress) -> None:
     """A thread that ends the run when one input runs past `limit` (a hang)."""
     import os
     import threading
