@@ -6,9 +6,11 @@ and the project macro, with hipcc. tests/test_dualbuild.py builds them both ways
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import tomllib
 from dataclasses import dataclass
@@ -126,10 +128,11 @@ def _run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> Bu
     return Build(tuple(command), cwd, proc.returncode, proc.stderr + proc.stdout)
 
 
-def nvcc_build(program: Program, source: Path, out_dir: Path) -> Build:
+def nvcc_build(program: Program, source: Path, out_dir: Path, extra: tuple[str, ...] = ()) -> Build:
     command = [
         "nvcc",
         *NVCC_FLAGS,
+        *extra,
         *program.include_flags(),
         "-o",
         str(out_dir / (source.stem + ".o")),
@@ -153,3 +156,82 @@ def hipcc_build(program: Program, source: Path, out_dir: Path, assemble: bool = 
     ]
     env = {**os.environ, "HIP_PLATFORM": "amd"}  # hipcc picks nvcc when it finds CUDA
     return _run(command, source.parent, env)
+
+
+DEFECTS = CORPUS / "DEFECTS.toml"
+DEFECT_KEYS = {
+    "name",
+    "program",
+    "file",
+    "after",
+    "code",
+    "rules",
+    "assemble",
+    "dead-file",
+    "dead-after",
+    "dead-code",
+    "nvcc-flags",
+}
+
+
+@dataclass(frozen=True)
+class Defect:
+    name: str
+    program: str
+    file: str
+    after: str
+    code: str
+    rules: frozenset[str]
+    dead_file: str
+    dead_after: str
+    dead_code: str
+    assemble: bool = False
+    nvcc_flags: tuple[str, ...] = ()
+
+
+def read_defects() -> list[Defect]:
+    defects = []
+    for entry in tomllib.loads(DEFECTS.read_text(encoding="utf-8"))["defect"]:
+        unknown = set(entry) - DEFECT_KEYS
+        assert not unknown, f"{entry.get('name')}: unknown keys {sorted(unknown)}"
+        defects.append(
+            Defect(
+                name=entry["name"],
+                program=entry["program"],
+                file=entry["file"],
+                after=entry["after"],
+                code=entry["code"],
+                rules=frozenset(entry["rules"]),
+                dead_file=entry.get("dead-file", entry["file"]),
+                dead_after=entry["dead-after"],
+                dead_code=entry["dead-code"],
+                assemble=entry.get("assemble", False),
+                nvcc_flags=tuple(entry.get("nvcc-flags", ())),
+            )
+        )
+    return defects
+
+
+def inject(root: Path, file: str, after: str, code: str) -> list[int]:
+    """Insert `code` after the one line of `root/file` equal to `after`; returns the
+    1-based numbers of the inserted lines."""
+    path = root / file
+    lines = path.read_text(encoding="utf-8").split("\n")
+    where = [i for i, line in enumerate(lines) if line == after]
+    assert len(where) == 1, f"{file}: {len(where)} lines are {after!r}"
+    new = code.strip("\n").split("\n")
+    lines[where[0] + 1 : where[0] + 1] = new
+    path.write_text("\n".join(lines), encoding="utf-8")
+    first = where[0] + 2
+    return list(range(first, first + len(new)))
+
+
+def program_named(name: str) -> Program:
+    return next(p for p in read_manifest() if p.name == name)
+
+
+def copy_program(program: Program, where: Path) -> Program:
+    """The program copied under `where` (to inject defects into)."""
+    root = where / program.name
+    shutil.copytree(program.root, root)
+    return dataclasses.replace(program, root=root)

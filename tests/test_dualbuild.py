@@ -14,9 +14,21 @@ from pathlib import Path
 
 import pytest
 
-from .dualbuild_support import CORPUS, Program, hipcc_build, nvcc_build, read_manifest
+from .dualbuild_support import (
+    CORPUS,
+    Defect,
+    Program,
+    copy_program,
+    hipcc_build,
+    inject,
+    nvcc_build,
+    program_named,
+    read_defects,
+    read_manifest,
+)
 
 PROGRAMS = read_manifest()
+DEFECTS = read_defects()
 SOURCE_SUFFIXES = {".cu", ".cuh", ".h", ".hpp", ".hip", ".cpp"}
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.MULTILINE)
 
@@ -91,6 +103,7 @@ def test_layouts_of_dual_build_projects_are_covered():
     assert any(configs) and not all(configs)  # both .hipport.toml and pyproject.toml
 
 
+@pytest.mark.slow
 @pytest.mark.nvcc
 @pytest.mark.parametrize(("program", "source"), _cases("cuda"))
 def test_cuda_build(program: Program, source: str, tmp_path: Path):
@@ -99,6 +112,7 @@ def test_cuda_build(program: Program, source: str, tmp_path: Path):
     assert build.ok, build.report()
 
 
+@pytest.mark.slow
 @pytest.mark.hipcc
 @pytest.mark.parametrize(("program", "source"), _cases("hip"))
 def test_hip_build(program: Program, source: str, tmp_path: Path):
@@ -109,3 +123,53 @@ def test_hip_build(program: Program, source: str, tmp_path: Path):
     # the device code also gets through the assembler (inline asm is read there)
     assembled = hipcc_build(program, program.root / source, tmp_path, assemble=True)
     assert not assembled.source_errors(), assembled.report()
+
+
+def _hip_errors(program: Program, out: Path, assemble: bool) -> set[tuple[Path, int]]:
+    errors: set[tuple[Path, int]] = set()
+    for source in program.hip_sources:
+        build = hipcc_build(program, program.root / source, out, assemble=assemble)
+        errors |= set(build.source_errors())
+        if not assemble:
+            assert build.ok or build.source_errors(), build.report()
+    return errors
+
+
+def test_defects_cover_ten_constructs_in_six_programs():
+    assert len(DEFECTS) >= 10
+    assert len({d.program for d in DEFECTS}) >= 6
+    assert len({d.name for d in DEFECTS}) == len(DEFECTS)
+
+
+@pytest.mark.slow
+@pytest.mark.hipcc
+@pytest.mark.parametrize("defect", DEFECTS, ids=lambda d: d.name)
+def test_defect_in_a_live_arm_breaks_the_hip_build(defect: Defect, tmp_path: Path):
+    """The injected construct is a real defect: the HIP compiler rejects it there."""
+    _need("hipcc")
+    program = copy_program(program_named(defect.program), tmp_path)
+    lines = inject(program.root, defect.file, defect.after, defect.code)
+    errors = _hip_errors(program, tmp_path, defect.assemble)
+    where = (program.root / defect.file).resolve()
+    assert any(file == where and line in lines for file, line in errors), (
+        f"no HIP compile error at {defect.file}:{lines}; errors at {sorted(errors)}"
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.nvcc
+@pytest.mark.hipcc
+@pytest.mark.parametrize("defect", DEFECTS, ids=lambda d: d.name)
+def test_defect_in_a_dead_arm_builds_both_ways(defect: Defect, tmp_path: Path):
+    """In a CUDA-only arm the same construct is real CUDA (nvcc builds it) and dead under
+    HIP (hipcc, with the project's defines, still builds the program)."""
+    _need("nvcc")
+    _need("hipcc")
+    program = copy_program(program_named(defect.program), tmp_path)
+    inject(program.root, defect.dead_file, defect.dead_after, defect.dead_code)
+    for source in program.cuda_sources:
+        build = nvcc_build(program, program.root / source, tmp_path, defect.nvcc_flags)
+        assert build.ok, build.report()
+    assert not _hip_errors(program, tmp_path, assemble=False)
+    if defect.assemble:
+        assert not _hip_errors(program, tmp_path, assemble=True)
