@@ -30,6 +30,7 @@ from hipport.lexer import (
 )
 from hipport.options import EngineOptions
 from hipport.rules import Context, Rule, RuleResult, all_rules, rule_for, vocabulary
+from hipport.rules.branches import only_live
 from hipport.rules.declared import names_defined_by
 from hipport.semantic import analyze
 from hipport.tables import load_tables
@@ -56,6 +57,8 @@ class TranslationResult:
     uses: list[Use] = field(default_factory=list)
     defined_names: frozenset[str] = frozenset()  # names this file defines (project index)
     error: str | None = None  # set when the file could not be processed
+    skipped_dead: int = 0  # findings dropped: in arms the HIP build never compiles
+    dead_macros: tuple[str, ...] = ()  # the macros that decided those arms
 
     @property
     def changed(self) -> bool:
@@ -121,11 +124,15 @@ def _run_rules(source: bytes, ctx: Context) -> TranslationResult:
         findings.extend(result.findings)
         # later rules read the uses found so far (includes: is anything CUDA's?)
         ctx.earlier_uses.extend(result.uses)
+    # code the HIP build never compiles reports nothing and is not rewritten
+    edits, findings, uses, skipped = only_live(ctx, edits, findings, list(ctx.earlier_uses))
     edits = _drop_overlaps(compose(source, edits))
     output = apply(source, edits)
     _sort(findings)
-    uses = list(ctx.earlier_uses)
-    return TranslationResult(path, source, output, edits, findings, uses, ctx.defined)
+    result = TranslationResult(path, source, output, edits, findings, uses, ctx.defined)
+    result.skipped_dead = skipped.findings
+    result.dead_macros = skipped.macros
+    return result
 
 
 def _context(

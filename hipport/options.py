@@ -20,6 +20,9 @@ class EngineOptions:
     semantic: bool = False
     cuda_path: str | None = None
     compile_args: tuple[str, ...] = ()
+    # the project's macros for the HIP build, in order: "-DNAME", "-DNAME=VALUE", "-UNAME"
+    # (config `defines`, then the command line; a file's compile_args -D/-U come after)
+    defines: tuple[str, ...] = ()
     # Tests (debug) only: re-translate the output and check it is stable, and check that
     # every byte outside the edits is unchanged; a violation raises AssertionError.
     check_invariants: bool = False

@@ -1,10 +1,12 @@
-"""Which #if arms HIP compiles: every #if/#elif/#else chain whose conditions can be decided
-from nvcc's predefined macros (undefined under hipcc), HIP's own (defined) and literals.
+"""Which #if arms HIP compiles, for the rules: the file's directives handed to the HIP
+build's preprocessor model (hipport.preprocess) with the target's and the project's macros,
+and, for the preprocessor-branch-flip hazard (HIP113), each #if chain's conditions under
+HIP and over sampled CUDA compilations.
 
-Not a rule (no RULE): the preprocessor-branch-flip hazard (HIP113) reports the chains that
-flip, and the other gate rules (and unknown names) skip code that HIP never compiles, so a
-construct in a `#if __CUDA_ARCH__ >= 350` arm is not called a build break when hipcc drops
-that arm.
+Not a rule (no RULE): HIP113 reports the chains that flip, and the engine drops every
+finding, use and edit in an arm the HIP build never compiles (hipport.engine), so a
+construct in a `#if __CUDA_ARCH__ >= 350` or `#ifndef __HIP_PLATFORM_AMD__` arm is not
+called a build break when hipcc drops that arm.
 """
 
 from __future__ import annotations
@@ -12,14 +14,25 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import compress, product
 from math import prod
 from typing import TYPE_CHECKING
 
+from hipport.edits import Edit
+from hipport.findings import Finding, Location, Use
 from hipport.lexer import COMMENT, IDENTIFIER, KEYWORD, LITERAL
-from hipport.rules.gate_facts import facts_of_kind
+from hipport.preprocess import (
+    Build,
+    Conditionals,
+    Macro,
+    PPDirective,
+    Verdict,
+    conditionals,
+    evaluate,
+)
+from hipport.rules.gate_facts import cuda_header_kinds, facts_of_kind
 from hipport.rules.tokens import Directive
 
 if TYPE_CHECKING:
@@ -50,8 +63,11 @@ _MAX_SAMPLES = 64  # CUDA compilations tried per condition
 _OPENS = ("if", "ifdef", "ifndef")
 _ARMS = ("elif", "else", "elifdef", "elifndef")
 _INT = re.compile(r"(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\Z")
-_OPS = {"&&": " and ", "||": " or ", "!": " not ", "/": "//"}
-_ALLOWED = frozenset("( ) + - * % < > <= >= == != ? :".split()) | set(_OPS)
+# Headers that look like CUDA's although the include map does not list them.
+CUDA_LOOKING = re.compile(
+    r"^(?:cuda|cu[A-Z]|cublas|curand|cusparse|cusolver|cufft|cudnn|nvrtc|nvToolsExt|nvml|"
+    r"nvtx3?/|cub/|cooperative_groups/|cuda/|crt/|sm_\d+_)"
+)
 
 
 @dataclass(frozen=True)
@@ -88,6 +104,139 @@ def branches(ctx: Context) -> Branches:
     return found
 
 
+# --- the HIP build's view (hipport.preprocess) ------------------------------------------------
+
+
+def hip_view(ctx: Context) -> Conditionals:
+    """The file's arms under the HIP build (check's view: what hipcc compiles once the file
+    is translated; a file already written for HIP is read as it is)."""
+    found = ctx.__dict__.get("_hip_view")
+    if found is None:
+        found = ctx.__dict__["_hip_view"] = _hip_view(ctx)
+    return found
+
+
+def translate_view(ctx: Context) -> Conditionals:
+    """The arms translate leaves alone: dead whatever nvcc's macros are (an arm dead only
+    because hipcc lacks __CUDA_ARCH__ or CUDART_VERSION is still translated: HIP113 asks
+    for its condition to be fixed, and its code must then be HIP)."""
+    found = ctx.__dict__.get("_translate_view")
+    if found is None:
+        view = hip_view(ctx)
+        if view.dead and build_of(ctx).view == "check":
+            view = _conditionals(ctx, replace(build_of(ctx), view="translate"))
+        found = ctx.__dict__["_translate_view"] = view
+    return found
+
+
+def already_hip(ctx: Context) -> bool:
+    """The file includes a HIP header and no CUDA header (in code the HIP build compiles):
+    it is HIP already, and nothing in it is a CUDA name to rename."""
+    return build_of(ctx).view == "hip"
+
+
+def build_of(ctx: Context) -> Build:
+    found = ctx.__dict__.get("_hip_build")
+    if found is None:
+        hip_view(ctx)
+        found = ctx.__dict__["_hip_build"]
+    return found
+
+
+def _hip_view(ctx: Context) -> Conditionals:
+    rocm = ctx.target.rocm or ctx.tables.newest_rocm
+    parts = rocm.parts + (0, 0)
+    defines = tuple(ctx.options.defines) + tuple(
+        a for a in ctx.options.compile_args if a.startswith(("-D", "-U"))
+    )
+    build = Build((parts[0], parts[1]), _joined(defines))
+    found = _conditionals(ctx, build)
+    includes = found.includes if found.arms else _all_includes(ctx)
+    if _is_hip(ctx, includes):
+        build = replace(build, view="hip")
+        found = _conditionals(ctx, build) if found.arms else found
+    ctx.__dict__["_hip_build"] = build
+    return found
+
+
+def _joined(flags: tuple[str, ...]) -> tuple[str, ...]:
+    """-D NAME (two arguments, as compile_commands.json keeps them) as -DNAME."""
+    out: list[str] = []
+    pending = ""
+    for flag in flags:
+        if pending:
+            out.append(pending + flag)
+            pending = ""
+        elif flag in ("-D", "-U"):
+            pending = flag
+        else:
+            out.append(flag)
+    return tuple(out)
+
+
+def _is_hip(ctx: Context, includes: tuple[tuple[str, bool], ...]) -> bool:
+    """A HIP header and no CUDA one."""
+    if not any(h.startswith("hip/") for h, _ in includes):
+        return False
+    return not any(is_cuda_header(ctx, header) for header, _ in includes)
+
+
+def is_cuda_header(ctx: Context, header: str) -> bool:
+    """A CUDA header name: in the include map, a known CUDA header, or CUDA-looking."""
+    return (
+        header in ctx.tables.includes
+        or header in cuda_header_kinds()
+        or CUDA_LOOKING.match(header) is not None
+    )
+
+
+def _all_includes(ctx: Context) -> tuple[tuple[str, bool], ...]:
+    from hipport.preprocess import include_target
+
+    return tuple(
+        include_target(d.words) for d in pp_directives(ctx) if d.name == "include" and d.words
+    )
+
+
+def _conditionals(ctx: Context, build: Build) -> Conditionals:
+    return conditionals(pp_directives(ctx), build, None, ctx.path)
+
+
+def pp_directives(ctx: Context) -> list[PPDirective]:
+    """The file's directives as the preprocessor model reads them (once per Context)."""
+    found = ctx.__dict__.get("_pp_directives")
+    if found is None:
+        found = ctx.__dict__["_pp_directives"] = _pp_directives(ctx)
+    return found
+
+
+_MODEL_DIRECTIVES = frozenset(
+    _OPENS + _ARMS + ("endif", "define", "undef", "include", "include_next", "pragma")
+)
+
+
+def _pp_directives(ctx: Context) -> list[PPDirective]:
+    cols = ctx.columns
+    source = ctx.source
+    out = []
+    for d in ctx.directives:
+        if d.name not in _MODEL_DIRECTIVES:
+            continue
+        kinds = cols.kinds[d.hash + 2 : d.end]
+        texts = cols.texts[d.hash + 2 : d.end]
+        words = tuple(t for k, t in zip(kinds, texts, strict=True) if k != COMMENT)
+        function_like = False
+        if d.name == "define" and d.hash + 3 < d.end:
+            end = cols.ends[d.hash + 2]
+            function_like = source[end : end + 1] == b"("
+        line = ctx.position(d.line_start)[0]
+        out.append(PPDirective(d.name, words, d.line_start, d.line_end, line, function_like))
+    return out
+
+
+# --- HIP113's view: each condition under HIP and over sampled CUDA compilations ----------
+
+
 def _branches(ctx: Context) -> Branches:
     dirs = [d for d in ctx.directives if d.name in _OPENS + _ARMS + ("endif",)]
     if not dirs:
@@ -103,33 +252,20 @@ def _branches(ctx: Context) -> Branches:
             stack[-1].append(d)
         elif d.name == "endif" and stack:
             chains.append(_chain(ctx, stack.pop(), d, macros))
-    dead: list[tuple[int, int]] = []
-    for chain in chains:
-        if chain.taken_by_hip is None:
-            continue
-        dead.extend(a.body for i, a in enumerate(chain.arms) if i != chain.taken_by_hip)
-    return Branches(tuple(chains), _merge(dead))
-
-
-def _merge(ranges: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    out: list[tuple[int, int]] = []
-    for a, b in sorted(ranges):
-        if out and a <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], b))
-        else:
-            out.append((a, b))
-    return tuple(out)
+    return Branches(tuple(chains), hip_view(ctx).dead)
 
 
 def _chain(ctx: Context, ds: list[Directive], endif: Directive, macros: frozenset[str]) -> Chain:
     arms = []
     defined = ctx.defined
+    given = ctx.target.cuda
+    release = None if given is None else (given.parts + (0, 0))[:2]
     for i, d in enumerate(ds):
         end = ds[i + 1].line_start if i + 1 < len(ds) else endif.line_start
         words = _condition(ctx, d)
         distinct = set(words)
         tested, hip, cuda = _arm_values(
-            tuple(words), frozenset(distinct & macros), frozenset(distinct & defined)
+            tuple(words), frozenset(distinct & macros), frozenset(distinct & defined), release
         )
         arms.append(Arm(d, tested, hip, cuda, (d.line_end, end)))
     taken: int | None = len(arms)
@@ -145,7 +281,10 @@ def _chain(ctx: Context, ds: list[Directive], endif: Directive, macros: frozense
 
 @lru_cache(maxsize=8192)
 def _arm_values(
-    words: tuple[str, ...], macros: frozenset[str], defined: frozenset[str]
+    words: tuple[str, ...],
+    macros: frozenset[str],
+    defined: frozenset[str],
+    release: tuple[int, int] | None = None,
 ) -> tuple[tuple[str, ...], bool | None, frozenset[bool]]:
     """An arm's nvcc macros, its value under HIP and its values over CUDA compilations,
     from its condition's words and those of them that are nvcc macros (not the program's)
@@ -153,7 +292,7 @@ def _arm_values(
     evaluated once)."""
     tested = tuple(sorted(macros))
     hip = _value(list(words), lambda name: _hip_value(name, defined))
-    return tested, hip, _cuda_values(list(words), tested)
+    return tested, hip, _cuda_values(list(words), tested, release)
 
 
 def _condition(ctx: Context, d: Directive) -> list[str]:
@@ -208,9 +347,27 @@ def _value(
     return results.pop() if len(results) == 1 else None
 
 
-def _cuda_values(words: list[str], tested: tuple[str, ...]) -> frozenset[bool]:
+def _samples(macro: str, release: tuple[int, int] | None) -> tuple[int | None, ...]:
+    """The values nvcc gives a macro: the sampled releases', or those of --cuda's release."""
+    if release is not None:
+        major, minor = release
+        given = {
+            "CUDA_VERSION": major * 1000 + minor * 10,
+            "CUDART_VERSION": major * 1000 + minor * 10,
+            "__CUDA_API_VERSION": major * 1000 + minor * 10,
+            "__CUDACC_VER_MAJOR__": major,
+            "__CUDACC_VER_MINOR__": minor,
+        }.get(macro)
+        if given is not None:
+            return (given,)
+    return _CUDA_SAMPLES.get(macro, (1,))
+
+
+def _cuda_values(
+    words: list[str], tested: tuple[str, ...], release: tuple[int, int] | None = None
+) -> frozenset[bool]:
     """The condition's values over the sampled CUDA compilations of the macros it tests."""
-    samples = [_CUDA_SAMPLES.get(m, (1,)) for m in tested]
+    samples = [_samples(m, release) for m in tested]
     if not tested or prod(len(s) for s in samples) > _MAX_SAMPLES:
         return frozenset()  # nothing to compare, or too many combinations to try
     out = set()
@@ -245,36 +402,89 @@ def _is_name(word: str) -> bool:
 
 
 def _evaluate(words: list[str], env: dict[str, int | None]) -> bool | None:
-    """Evaluate a preprocessor condition over integers; None if it is not one we read."""
-    parts: list[str] = []
-    i = 0
-    n = len(words)
-    while i < n:
-        w = words[i]
-        if w == "defined":
-            j = i + 1
-            paren = j < n and words[j] == "("
-            if paren:
-                j += 1
-            if j >= n or not _is_name(words[j]):
-                return None
-            parts.append("1" if env.get(words[j]) is not None else "0")
-            i = j + (2 if paren else 1)
+    """A preprocessor condition with these macro values (None: undefined); None if it is
+    not one we read (hipport.preprocess's evaluator: no eval)."""
+    macros = {
+        name: Macro(False) if value is None else Macro(True, (str(value),))
+        for name, value in env.items()
+    }
+    for w in words:  # a name with no value here reads as 0, as in the old reading
+        if _is_name(w) and w != "defined" and w not in macros:
+            macros[w] = Macro(False)
+    value = evaluate(words, macros)
+    return None if value is None else value != 0
+
+
+# --- the engine's filter: what sits in code the HIP build never compiles -------------------
+
+CUDA_HISTORY_CODES = frozenset({"HIP005", "HIP006"})  # deprecated / removed in CUDA
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """What the engine dropped from one file as dead under the HIP build."""
+
+    findings: int = 0
+    macros: tuple[str, ...] = ()  # the macros that decided the dead arms those sat in
+
+
+def only_live(
+    ctx: Context, edits: list[Edit], findings: list[Finding], uses: list[Use]
+) -> tuple[list[Edit], list[Finding], list[Use], Skipped]:
+    """Drop the findings and uses in arms the HIP build never compiles and the edits in
+    arms translate leaves alone; in a file already written for HIP, every edit and the
+    CUDA-history findings; note the first finding under each undecided condition."""
+    if not any(d.name in _OPENS for d in ctx.directives):
+        return edits, findings, uses, Skipped()
+    view = hip_view(ctx)
+    hip = already_hip(ctx)
+    if hip:
+        edits = []
+        findings = [f for f in findings if f.code not in CUDA_HISTORY_CODES]
+    if not view.dead and not view.undecided:
+        return edits, findings, uses, Skipped()
+    starts = ctx.line_starts
+
+    def offset(loc: Location) -> int:
+        return starts[loc.line - 1] + loc.column - 1 if 0 < loc.line <= len(starts) else -1
+
+    kept = [f for f in findings if not view.is_dead(offset(f.location))]
+    macros: set[str] = set()
+    for f in findings:
+        at = offset(f.location)
+        if view.is_dead(at):
+            macros.update(_deciding(view, at))
+    skipped = Skipped(len(findings) - len(kept), tuple(sorted(macros)))
+    uses = [u for u in uses if not view.is_dead(offset(u.location))]
+    if view.dead and not hip:
+        dead_for_edits = translate_view(ctx)
+        edits = [e for e in edits if not dead_for_edits.is_dead(e.start)]
+    _note_undecided(view, kept, offset)
+    return edits, kept, uses, skipped
+
+
+def _deciding(view: Conditionals, offset: int) -> list[str]:
+    """The macros the dead arms around `offset` rest on (the outermost dead arm's)."""
+    for arm in view.arms:
+        if arm.verdict is Verdict.DEAD and arm.body[0] <= offset < arm.body[1]:
+            return list(arm.deciding)
+    return []
+
+
+def _note_undecided(
+    view: Conditionals, findings: list[Finding], offset: Callable[[Location], int]
+) -> None:
+    """The first finding under each undecided condition says so (once per file)."""
+    if not view.undecided:
+        return
+    said: set[str] = set()
+    for f in findings:
+        arm = view.undecided_arm(offset(f.location))
+        if arm is None:
             continue
-        if _is_name(w):
-            value = env.get(w)
-            parts.append(str(value if isinstance(value, int) else 0))
-        elif _int(w) is not None:
-            parts.append(str(_int(w)))
-        elif w in _ALLOWED:
-            parts.append(_OPS.get(w, w))
-        else:
-            return None
-        i += 1
-    expr = " ".join(parts)
-    if "?" in expr or ":" in expr:
-        return None
-    try:
-        return bool(eval(expr, {"__builtins__": {}}, {}))  # integers and operators only
-    except (SyntaxError, ZeroDivisionError, TypeError, ValueError):
-        return None
+        condition = f"#{arm.directive.name} {' '.join(arm.directive.words)}".rstrip()
+        if condition in said:
+            continue
+        said.add(condition)
+        unknown = ", ".join(arm.unknown) or "its macros"
+        f.message += f"; under `{condition}` (undecided: define {unknown} or pass -D)"

@@ -4,13 +4,13 @@ creates collapsed, headers mapped to nothing dropped (whole line), and
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from hipport.catalogue import UNMAPPED_INCLUDE
 from hipport.edits import Edit
 from hipport.findings import Finding, Severity
 from hipport.lexer import PUNCTUATION
+from hipport.rules.branches import CUDA_LOOKING as _CUDA_LOOKING
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.gate_facts import KEPT_BY_ROCM, cuda_header_kinds
 from hipport.rules.tokens import INCLUDE_DIRECTIVES, Directive, include_spelling
@@ -39,12 +39,6 @@ DEVICE_MARKERS = frozenset(
         "__syncthreads",
         "dim3",
     }
-)
-
-# Headers that look like CUDA's although the include map does not list them.
-_CUDA_LOOKING = re.compile(
-    r"^(?:cuda|cu[A-Z]|cublas|curand|cusparse|cusolver|cufft|cudnn|nvrtc|nvToolsExt|nvml|"
-    r"nvtx3?/|cub/|cooperative_groups/|cuda/|crt/|sm_\d+_)"
 )
 
 _CONDITIONALS = {"if", "ifdef", "ifndef"}

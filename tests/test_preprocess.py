@@ -1,0 +1,347 @@
+"""The HIP build's preprocessor model (hipport.preprocess) and the engine's dead-arm filter:
+each guard spelling a dual-build project uses, the project's macros, derived macros,
+undecided conditions, and what translate leaves alone.
+
+Every CUDA input here is real CUDA: test_inputs_are_real_cuda compiles each one with nvcc
+(-c, with the case's -D flags for the CUDA build)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+import pytest
+
+from hipport.engine import translate_source
+from hipport.options import EngineOptions
+from hipport.preprocess import (
+    Build,
+    Macro,
+    PPDirective,
+    Verdict,
+    conditionals,
+    evaluate,
+    parse_define,
+    predefined_rows,
+    words_of,
+)
+from hipport.target import Target
+
+# --- the evaluator ----------------------------------------------------------------------------
+
+ENV = {"ONE": Macro(True, ("1",)), "OFF": Macro(False), "EMPTY": Macro(True, ())}
+
+
+@pytest.mark.parametrize(
+    ("condition", "value"),
+    [
+        ("ONE", 1),
+        ("OFF", 0),
+        ("!OFF", 1),
+        ("defined(ONE) && !defined OFF", 1),
+        ("defined EMPTY", 1),
+        ("ONE || NOBODY", 1),  # short-circuits an unknown operand
+        ("NOBODY && OFF", 0),
+        ("NOBODY", None),  # a macro nobody defines that we know of: unknown
+        ("defined(NOBODY)", None),
+        ("NOBODY || OFF", None),
+        ("1 + 2 * 3 == 7", 1),
+        ("(1 << 4) | 1", 17),
+        ("-7 / 2", -3),  # C truncates toward zero
+        ("-7 % 2", -1),
+        ("1 / 0", None),
+        ("0x10 >= 16UL", 1),
+        ("010", 8),
+        ("'a' == 97", 1),
+        ("ONE ? 5 : 6", 5),
+        ("NOBODY ? 2 : 2", 2),
+        ("NOBODY ? 2 : 3", None),
+        ("__has_include(<cuda.h>)", None),
+        ("EMPTY", None),  # expands to nothing: not a condition
+        ("true && !false", 1),
+        ("1 +", None),  # unreadable: undecided, never an exception
+        ("(1", None),
+    ],
+)
+def test_evaluate(condition, value):
+    assert evaluate(words_of(condition), ENV) == value
+
+
+def test_a_macro_body_is_evaluated_with_the_macros_it_names():
+    env = {
+        "MAJOR": Macro(True, ("6",)),
+        "MINOR": Macro(True, ("3",)),
+        "V": Macro(True, tuple(words_of("(MAJOR * 100 + MINOR)"))),
+        "LOOP": Macro(True, ("LOOP",)),
+    }
+    assert evaluate(words_of("V >= 603"), env) == 1
+    assert evaluate(words_of("LOOP"), env) is None
+
+
+@pytest.mark.parametrize(
+    ("flag", "name", "defined", "body"),
+    [
+        ("-DUSE_HIP", "USE_HIP", True, ("1",)),
+        ("USE_HIP", "USE_HIP", True, ("1",)),
+        ("-DWARP=64", "WARP", True, ("64",)),
+        ("WARP=", "WARP", True, ()),
+        ("-UUSE_CUDA", "USE_CUDA", False, ()),
+    ],
+)
+def test_parse_define(flag, name, defined, body):
+    got_name, macro = parse_define(flag)
+    assert (got_name, macro.defined, macro.body) == (name, defined, body)
+
+
+def test_the_predefined_macros_have_their_sources():
+    rows = predefined_rows()
+    assert all(r.source.strip() for r in rows)
+    assert {r.macro for r in rows} >= {"__HIPCC__", "__HIP_PLATFORM_AMD__", "__CUDA_ARCH__"}
+
+
+@pytest.mark.parametrize(
+    ("header", "rocm"),
+    [
+        ("/usr/include/hip/hip_version.h", (5, 2)),
+        ("/work/shared/hip-6.3/include/hip/hip_version.h", (6, 3)),
+    ],
+)
+def test_the_version_macros_agree_with_the_release_headers(header, rocm):
+    """HIP_VERSION_* of the data file for a release equal its hip_version.h's."""
+    try:
+        text = open(header, encoding="utf-8").read()
+    except OSError:
+        pytest.skip(f"{header} is not installed here")
+    defined = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) >= 3 and parts[0] == "#define" and parts[1].startswith("HIP_VERSION_"):
+            defined[parts[1]] = parts[2]
+    (_, env), *_ = Build(rocm).worlds()
+    for name in ("HIP_VERSION_MAJOR", "HIP_VERSION_MINOR", "HIP_VERSION_PATCH"):
+        assert env[name].body == (defined[name],), name
+
+
+def _verdicts(text: str, build: Build) -> list[Verdict]:
+    ds = []
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            name, _, rest = stripped[1:].strip().partition(" ")
+            ds.append(PPDirective(name, tuple(words_of(rest)), pos, pos + len(line)))
+        pos += len(line)
+    return [a.verdict for a in conditionals(ds, build).arms]
+
+
+def test_device_pass_arms_are_live_and_an_unknown_patch_decides_nothing_it_would_change():
+    text = (
+        "#ifdef __HIP_DEVICE_COMPILE__\n#else\n#endif\n"
+        "#if HIP_VERSION >= 60100000\n#endif\n"
+        "#if HIP_VERSION >= 60200000\n#endif\n"
+    )
+    # both passes compile one arm each of the first chain; 6.1's patch is not known, but
+    # 6.1.x is >= 6.1.0 whatever it is, and < 6.2.0
+    assert _verdicts(text, Build((6, 1))) == [
+        Verdict.LIVE,
+        Verdict.LIVE,
+        Verdict.LIVE,
+        Verdict.DEAD,
+    ]
+
+
+# --- the engine: guard spellings ----------------------------------------------------------------
+
+PTX = '  int r; asm volatile("mov.u32 %0, %%laneid;" : "=r"(r)); return r;\n'
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    source: str
+    ptx_reported: bool  # HIP101 on the PTX line
+    defines: tuple[str, ...] = ()  # the HIP build's project macros
+    cuda_flags: tuple[str, ...] = ()  # how the CUDA build compiles it (nvcc)
+    rocm: str | None = None
+    undecided: str | None = None  # the macro the undecided note names
+
+
+def _fn(guard_open: str, guard_close: str = "#endif\n", other: str = "") -> str:
+    return "__device__ int lane() {\n" + guard_open + PTX + other + guard_close + "  return 0;\n}\n"
+
+
+CASES = [
+    Case("ifdef_nvidia", _fn("#ifdef __HIP_PLATFORM_NVIDIA__\n"), False),
+    Case("if_defined_nvidia", _fn("#if defined(__HIP_PLATFORM_NVIDIA__)\n"), False),
+    Case("if_not_defined_amd", _fn("#if !defined(__HIP_PLATFORM_AMD__)\n"), False),
+    Case("ifndef_hipcc", _fn("#ifndef __HIPCC__\n"), False),
+    Case("ifndef_hip_platform_amd", _fn("#ifndef __HIP_PLATFORM_AMD__\n"), False),
+    Case(
+        "else_of_ifdef_hipcc",
+        "__device__ int lane() {\n#ifdef __HIPCC__\n  return __lane_id();\n#else\n"
+        + PTX
+        + "#endif\n}\n",
+        False,
+    ),
+    Case(
+        "elif_cuda_arch",
+        "__device__ int lane() {\n#if defined(__HIP_PLATFORM_AMD__)\n  return __lane_id();\n"
+        "#elif defined(__CUDA_ARCH__)\n" + PTX + "#endif\n  return 0;\n}\n",
+        False,
+    ),
+    Case("or_nvcc", _fn("#if defined(__HIP_PLATFORM_NVIDIA__) || defined(__NVCC__)\n"), False),
+    Case("and_cuda_arch", _fn("#if !defined(__HIPCC__) && defined(__CUDA_ARCH__)\n"), False),
+    Case("cuda_arch_version", _fn("#if __CUDA_ARCH__ >= 700\n"), False),
+    Case(
+        "or_with_an_unknown_macro",
+        "__device__ int lane() {\n#if defined(__HIP_PLATFORM_AMD__) || defined(MYPROJ_X)\n"
+        "  return __lane_id();\n#else\n" + PTX + "#endif\n}\n",
+        False,
+    ),
+    Case(
+        "nested_in_project_cuda_arm",
+        _fn("#ifndef MYPROJ_USE_HIP\n#if __CUDACC_VER_MAJOR__ >= 11\n", "#endif\n#endif\n"),
+        False,
+        defines=("-DMYPROJ_USE_HIP",),
+    ),
+    Case("live_amd_arm", _fn("#ifdef __HIP_PLATFORM_AMD__\n"), True),
+    Case("live_device_pass", _fn("#ifdef __HIP_DEVICE_COMPILE__\n"), True),
+    Case("project_macro_defined", _fn("#ifdef MYPROJ_FAST\n"), True, defines=("-DMYPROJ_FAST",)),
+    Case("project_macro_undefined", _fn("#ifdef MYPROJ_FAST\n"), False, defines=("-UMYPROJ_FAST",)),
+    Case("project_macro_value", _fn("#if WARP == 32\n"), False, defines=("-DWARP=64",)),
+    Case(
+        "undecided",
+        _fn("#ifdef MYPROJ_FAST\n"),
+        True,
+        cuda_flags=("-DMYPROJ_FAST",),
+        undecided="MYPROJ_FAST",
+    ),
+    Case(
+        "derived_macro_in_file",
+        "#if !defined(MYPROJ_USE_HIP)\n#define ASYNC_COPY_AVAILABLE 1\n#endif\n"
+        + _fn("#ifdef ASYNC_COPY_AVAILABLE\n"),
+        False,
+        defines=("-DMYPROJ_USE_HIP",),
+    ),
+    Case(
+        "derived_macro_in_file_undecided",
+        "#if !defined(MYPROJ_USE_HIP)\n#define ASYNC_COPY_AVAILABLE 1\n#endif\n"
+        + _fn("#ifdef ASYNC_COPY_AVAILABLE\n"),
+        True,
+        undecided="ASYNC_COPY_AVAILABLE",
+    ),
+    Case("hip_version_old", _fn("#if HIP_VERSION >= 60000000\n"), False, rocm="5.2"),
+    Case("hip_version_new", _fn("#if HIP_VERSION >= 60000000\n"), True, rocm="6.3"),
+    Case("include_guard", "#ifndef LANE_H\n#define LANE_H\n" + _fn("", "") + "#endif\n", True),
+]
+
+
+def _check(case: Case):
+    target = Target(rocm=case.rocm) if case.rocm else Target()
+    options = EngineOptions(defines=case.defines)
+    return translate_source(case.source.encode(), "lane.cu", target, options)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_ptx_is_reported_only_where_the_hip_build_compiles_it(case):
+    result = _check(case)
+    assert result.error is None
+    ptx = [f for f in result.findings if f.code == "HIP101"]
+    assert bool(ptx) == case.ptx_reported, [f.message for f in result.findings]
+    if case.undecided:
+        assert f"undecided: define {case.undecided} or pass -D" in ptx[0].message
+        assert ptx[0].severity.value == "error"  # keeps its severity
+    else:
+        assert all("undecided" not in f.message for f in result.findings)
+
+
+@pytest.mark.parametrize(("cuda", "flips"), [(None, True), ("12.0", False), ("12.8", True)])
+def test_cudart_version_arms_with_and_without_cuda(cuda, flips):
+    """Under HIP CUDART_VERSION is undefined: the arm is dead either way (no HIP101); it
+    flips (HIP113) when the CUDA side can take it: any sampled release without --cuda."""
+    source = _fn("#if CUDART_VERSION >= 12050\n")
+    target = Target(cuda=cuda) if cuda else Target()
+    result = translate_source(source.encode(), "lane.cu", target, EngineOptions())
+    codes = [f.code for f in result.findings]
+    assert "HIP101" not in codes
+    assert ("HIP113" in codes) == flips
+
+
+def test_findings_dropped_as_dead_are_counted_with_their_macros():
+    result = _check(CASES[0])
+    assert result.skipped_dead >= 1
+    assert result.dead_macros == ("__HIP_PLATFORM_NVIDIA__",)
+
+
+# --- translate -----------------------------------------------------------------------------------
+
+DUAL = b"""#include <cuda_runtime.h>
+#ifndef __HIP_PLATFORM_AMD__
+static void grow(void** p) { cudaMalloc(p, 16); }
+#endif
+#if CUDART_VERSION >= 11000
+static void zero(void* p) { cudaMemset(p, 0, 16); }
+#endif
+int main() { void* p; cudaMalloc(&p, 16); cudaFree(p); return 0; }
+"""
+
+
+def test_translate_leaves_arms_the_hip_build_never_compiles():
+    out = translate_source(DUAL, "dual.cu", Target(), EngineOptions()).output.decode()
+    assert "static void grow(void** p) { cudaMalloc(p, 16); }" in out
+    assert "int main() { void* p; hipMalloc(&p, 16); hipFree(p); return 0; }" in out
+
+
+def test_translate_still_translates_an_arm_dead_only_for_lack_of_nvcc_macros():
+    """HIP113 asks for that condition to be fixed; its code must be HIP by then."""
+    out = translate_source(DUAL, "dual.cu", Target(), EngineOptions()).output.decode()
+    assert "static void zero(void* p) { hipMemset(p, 0, 16); }" in out
+
+
+ALREADY_HIP = b"""#pragma once
+#include <hip/hip_runtime.h>
+#ifndef __HIP_PLATFORM_AMD__
+#error "built for AMD only"
+#endif
+__device__ inline float down(float v) { return __shfl_down(v, 1); }
+inline void copy(float* d, const float* s) { hipMemcpy(d, s, 4, hipMemcpyDefault); }
+"""
+
+
+def test_an_already_hip_header_is_read_as_hip():
+    result = translate_source(ALREADY_HIP, "down.h", Target(), EngineOptions())
+    assert result.output == ALREADY_HIP
+    assert not [f for f in result.findings if f.code in ("HIP005", "HIP006")]
+
+
+# --- the CUDA inputs are CUDA -----------------------------------------------------------------
+
+
+@pytest.mark.nvcc
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_inputs_are_real_cuda(case, tmp_path):
+    path = tmp_path / "lane.cu"
+    path.write_text(case.source + "__global__ void k(int* o) { o[0] = lane(); }\n")
+    run = subprocess.run(
+        ["nvcc", "-c", "-arch=sm_80", *case.cuda_flags, str(path), "-o", str(tmp_path / "o")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.nvcc
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
+def test_the_dual_build_input_is_real_cuda(tmp_path):
+    path = tmp_path / "dual.cu"
+    path.write_bytes(DUAL)
+    run = subprocess.run(
+        ["nvcc", "-c", "-arch=sm_80", str(path), "-o", str(tmp_path / "o")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
