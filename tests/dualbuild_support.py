@@ -235,3 +235,29 @@ def copy_program(program: Program, where: Path) -> Program:
     root = where / program.name
     shutil.copytree(program.root, root)
     return dataclasses.replace(program, root=root)
+
+
+# A replacement the compat header provides, and a use of it: without the replacement the
+# use is a CUDA-only call again (tests drop it to see the HIP build and the gate fail).
+REPLACEMENT = (
+    "tinylm",
+    "src/vendors/hip.h",
+    "template <typename T>\n"
+    "static __device__ __forceinline__ void __stcs(T *ptr, T value) {\n"
+    "    *ptr = value;\n"
+    "}\n",
+    "src/softmax.cu",
+    "        __stcs(out + static_cast<size_t>(r) * ncols + c, row[c] / sum);",
+)
+
+
+def drop_replacement(where: Path) -> tuple[Program, str, int]:
+    """A copy of the program without the replacement: (program, file of the use, line)."""
+    name, header, definition, user, use = REPLACEMENT
+    program = copy_program(program_named(name), where)
+    path = program.root / header
+    text = path.read_text(encoding="utf-8")
+    assert text.count(definition) == 1
+    path.write_text(text.replace(definition, ""), encoding="utf-8")
+    lines = (program.root / user).read_text(encoding="utf-8").split("\n")
+    return program, user, lines.index(use) + 1

@@ -19,6 +19,7 @@ from .dualbuild_support import (
     Defect,
     Program,
     copy_program,
+    drop_replacement,
     hipcc_build,
     inject,
     nvcc_build,
@@ -173,3 +174,12 @@ def test_defect_in_a_dead_arm_builds_both_ways(defect: Defect, tmp_path: Path):
     assert not _hip_errors(program, tmp_path, assemble=False)
     if defect.assemble:
         assert not _hip_errors(program, tmp_path, assemble=True)
+
+
+@pytest.mark.slow
+@pytest.mark.hipcc
+def test_without_its_replacement_a_cuda_only_call_breaks_the_hip_build(tmp_path: Path):
+    _need("hipcc")
+    program, user, line = drop_replacement(tmp_path)
+    errors = _hip_errors(program, tmp_path, assemble=False)
+    assert ((program.root / user).resolve(), line) in errors, sorted(errors)
