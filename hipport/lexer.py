@@ -39,9 +39,14 @@ COMMENT = "comment"
 # libclang's CXTokenKind values, in order.
 _KINDS = (PUNCTUATION, KEYWORD, IDENTIFIER, LITERAL, COMMENT)
 
-# Any of these bytes means the file may hold something to translate; without one, the
-# file is left alone and libclang is not even started.
-TRIGGERS = re.compile(rb"cu|CU|Cu|<<<|__|nvrtc|NVRTC|asm|#\s*include|cudnn|dim3|threadIdx|blockIdx")
+# Any of these bytes means the file may hold something to translate or report; without
+# one, the file is left alone and libclang is not even started. The hazards' words are here
+# too: a header holding only `#define WARP_SIZE 32` (HIP102), `texture<float, 2> t;`
+# (HIP105), `wmma::` (HIP104) or a `hipDeviceProp_t` field (HIP108) is reported.
+TRIGGERS = re.compile(
+    rb"cu|CU|Cu|<<<|__|nvrtc|NVRTC|asm|#\s*include|cudnn|dim3|threadIdx|blockIdx"
+    rb"|[Ww]arp|WARP|texture|wmma|DeviceProp"
+)
 
 # The virtual file name the source is parsed under: a directory that does not exist, so
 # that clang never reads a real header next to it (tokens need none).

@@ -12,8 +12,9 @@ Add a rule = add one module + one catalogue entry:
     it from the entry (see hipport/rules/hazards/__init__.py).
   - a rewrite: hipport/rules/<name>.py, its RuleInfo entries (module "rules.<name>"), and
     its place in catalogue.REWRITE_ORDER (earlier rules win overlapping edits).
-Then add its cases (a rewrite: CUDA/HIP pairs in tests/cases/engine/<name>/; a hazard:
-tests/cases/hazards/<CODE>/) and run python tools/gen_rules_doc.py. A module named in the
+Then add its cases (each code's firing and silent cases in its home tests/cases/rules/<CODE>/,
+a rewrite's CUDA/HIP pairs in tests/cases/engine/<name>/) and run python
+tools/gen_rules_doc.py. A module named in the
 catalogue that is missing or has no RULE is an error, never skipped; a module under rules/
 that defines a RULE the catalogue does not run fails tests/test_catalogue.py.
 """

@@ -18,7 +18,8 @@ Add a hazard = add one module + one catalogue entry:
      non-identifier ones is learnt in one pass for all the rules when a check needs it).
      Return before any file-wide work when the file has none of the check's names
      (v.ctx.identifiers, v.mentions) and ask v.is_dead last: rules.branches is costly.
-  3. tests/cases/hazards/<CODE>/: firing and silent .cu cases with .expected lists.
+  3. tests/cases/rules/<CODE>/ (the code's one test home): firing and silent .cu cases
+     with .expected lists (tests/test_rule_cases.py).
 Helpers a second rule needs go to rules/tokens.py or rules/code_index.py, never imported
 from another rule module. Facts that change with the ROCm release come from mappings/
 through ctx.tables, never from a dict in the module.

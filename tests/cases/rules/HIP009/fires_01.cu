@@ -1,0 +1,1 @@
+void f(){ (*kernel_ptr)<<<grid, block>>>(x); }

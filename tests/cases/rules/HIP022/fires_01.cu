@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+__device__ cuda::std::size_t n;

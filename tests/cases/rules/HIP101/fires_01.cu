@@ -1,0 +1,1 @@
+__global__ void k(int* o) { int r; asm("mov.u32 %0, %%smid;" : "=r"(r)); *o = r; }

@@ -1,0 +1,1 @@
+void host() { asm volatile("bar.sync 0;"); }

@@ -1,0 +1,3 @@
+__device__ void f() {
+  __asm("membar.gl;");
+}

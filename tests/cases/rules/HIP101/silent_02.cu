@@ -1,0 +1,1 @@
+const char* s = "asm volatile(\"bar.sync 0;\")";

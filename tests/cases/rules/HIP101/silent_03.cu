@@ -1,0 +1,1 @@
+void host() { int asm_ = 1; (void)asm_; }

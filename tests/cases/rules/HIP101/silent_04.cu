@@ -1,0 +1,1 @@
+int x86() { int r; asm("movl $1, %0" : "=r"(r)); return r; }

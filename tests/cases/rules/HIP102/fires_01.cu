@@ -1,0 +1,1 @@
+__global__ void k(int* o) { o[threadIdx.x % 32] = __any_sync(__activemask(), 1); }

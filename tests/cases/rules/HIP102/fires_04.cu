@@ -1,0 +1,1 @@
+__device__ int warp_id() { return threadIdx.x / 32; }

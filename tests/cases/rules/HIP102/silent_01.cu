@@ -1,0 +1,1 @@
+int main() { dim3 block(32); dim3 grid(n / 32); k<<<grid, block>>>(); }

@@ -1,0 +1,1 @@
+__global__ void k(float* a) { a[threadIdx.x % 32] = 0.f; }

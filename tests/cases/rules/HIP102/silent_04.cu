@@ -1,0 +1,2 @@
+void* p = malloc(32);
+#define WARP_SIZE_LOG 5

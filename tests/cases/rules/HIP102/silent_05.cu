@@ -1,0 +1,1 @@
+__global__ void k(int* o, int n) { int w = warpSize; o[0] = __ballot(1) & (w - 1); }

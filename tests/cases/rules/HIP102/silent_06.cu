@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+__global__ void k(){ int lane = threadIdx.x % warpSize; int v = __shfl_down(lane, 1); }

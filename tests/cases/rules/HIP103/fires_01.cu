@@ -1,0 +1,1 @@
+__device__ int f(int v) { return __shfl_sync(0xffffffff, v, 0); }

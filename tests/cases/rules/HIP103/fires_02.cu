@@ -1,0 +1,1 @@
+__device__ int f(int v) { int m = __ballot(v); return m; }

@@ -1,0 +1,1 @@
+__device__ unsigned long long f(int v) { return __ballot(v); }

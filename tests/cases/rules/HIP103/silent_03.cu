@@ -1,0 +1,1 @@
+__device__ int f(int v) { uint64_t m = __ballot_sync(~0ull, v); return m; }

@@ -1,0 +1,1 @@
+unsigned h = 0xffffffff; int g(int v) { return v & 0xffffffff; }

@@ -1,0 +1,1 @@
+using F = nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, half>;

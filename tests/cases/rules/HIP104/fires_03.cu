@@ -1,0 +1,1 @@
+void f() { wmma::store_matrix_sync(p, acc, 16, wmma::mem_row_major); }

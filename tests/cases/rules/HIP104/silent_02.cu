@@ -1,0 +1,2 @@
+// nvcuda::wmma
+const char* s = "wmma::fragment";

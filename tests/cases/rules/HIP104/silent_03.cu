@@ -1,0 +1,1 @@
+struct S { int wmma; }; int g(S s) { return s.wmma; }

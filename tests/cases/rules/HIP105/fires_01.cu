@@ -1,0 +1,1 @@
+texture<float4, 2> img;

@@ -1,0 +1,1 @@
+void f(const textureReference* r) { cudaBindTextureToArray(r, a, &d); }

@@ -1,0 +1,1 @@
+surface<void, cudaSurfaceType2D> out;

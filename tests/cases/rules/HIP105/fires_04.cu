@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+texture<float, 1, cudaReadModeElementType> tex;

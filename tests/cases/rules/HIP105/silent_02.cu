@@ -1,0 +1,1 @@
+int texture = 2; bool b = texture < 3;

@@ -1,0 +1,2 @@
+// texture<float, 1, cudaReadModeElementType> tex;
+const char* s = "cudaBindTexture";

@@ -1,0 +1,1 @@
+cudaSurfaceObject_t s; void f(float v) { surf2Dwrite(v, s, 0, 0); }

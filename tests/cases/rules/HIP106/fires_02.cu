@@ -1,0 +1,1 @@
+template <int T> __global__ void __launch_bounds__(T, T / 64) k() {}

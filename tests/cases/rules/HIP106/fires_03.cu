@@ -1,0 +1,1 @@
+__global__ __launch_bounds__(64, 8, 2) void k() {}

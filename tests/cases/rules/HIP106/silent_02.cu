@@ -1,0 +1,1 @@
+__global__ void __launch_bounds__(BLOCK) k() {}

@@ -1,0 +1,2 @@
+// __launch_bounds__(256, 2)
+__global__ void k() {}

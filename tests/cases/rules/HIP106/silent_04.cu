@@ -1,0 +1,1 @@
+const char* s = "__launch_bounds__(256, 2)";

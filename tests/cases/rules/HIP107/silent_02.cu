@@ -1,0 +1,2 @@
+#include <numeric>
+int f(int* a, int n) { return std::reduce(a, a + n); }

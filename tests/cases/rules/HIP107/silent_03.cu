@@ -1,0 +1,3 @@
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k() { cg::this_grid().sync(); }

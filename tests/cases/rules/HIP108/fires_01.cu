@@ -1,0 +1,1 @@
+hipDeviceProp_t p; int n = p.mpsEnabled;

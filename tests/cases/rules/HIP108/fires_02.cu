@@ -1,0 +1,1 @@
+void f(cudaDeviceProp* p) { g(p->hostNumaId, p->gpuPciDeviceID); }

@@ -1,0 +1,1 @@
+cudaDeviceProp p; bool o = p.deviceNumaConfig;

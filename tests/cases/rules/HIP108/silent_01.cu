@@ -1,0 +1,1 @@
+cudaDeviceProp p; int w = p.warpSize + p.maxSharedMemoryPerMultiProcessor;

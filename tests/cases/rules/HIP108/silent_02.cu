@@ -1,0 +1,1 @@
+struct E { int asyncEngineCount; }; int f(E e) { return e.asyncEngineCount; }

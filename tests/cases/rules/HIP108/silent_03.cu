@@ -1,0 +1,2 @@
+cudaDeviceProp p; // p.asyncEngineCount
+const char* s = "p.luid";

@@ -1,0 +1,1 @@
+cudaDeviceProp p; int n = p.asyncEngineCount;

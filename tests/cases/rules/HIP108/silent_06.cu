@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+int f(cudaDeviceProp p){ return p.multiProcessorCount; }

@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+__device__ int f() { cudaStream_t s;
+  return cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking); }

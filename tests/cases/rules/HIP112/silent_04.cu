@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+__global__ void k(unsigned *p){ atomicInc(p, 4u); }

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+__host__ __device__ void operator+=(float3 &a, float3 b) { a.x += b.x; }

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+void f(){ cudaDeviceFlushGPUDirectRDMAWrites(t, s); }  // hipport: ignore[HIP001]

@@ -1,0 +1,2 @@
+project(p LANGUAGES CXX)
+set(CMAKE_CXX_STANDARD 17)
