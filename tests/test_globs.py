@@ -1,0 +1,73 @@
+"""--include/--exclude and the configuration's globs have .gitignore's semantics (issue 28:
+they were fnmatch's, where `*` crosses `/`, so `Samples/*.cu` dropped every .cu below
+Samples/, and `a/**/c.h` missed a/c.h)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hipport.project import match_globs
+
+CASES = [
+    # pattern, path, is_dir, matches
+    ("Samples/*.cu", "Samples/a.cu", False, True),
+    ("Samples/*.cu", "Samples/sub/b.cu", False, False),
+    ("Samples/*.cu", "x/Samples/a.cu", False, False),  # a slash anchors at the base
+    ("a/**/c.h", "a/c.h", False, True),
+    ("a/**/c.h", "a/x/y/c.h", False, True),
+    ("*.h", "deep/down/k.h", False, True),  # no slash: any depth
+    ("third_party", "third_party/z/k.cu", False, True),
+    ("third_party", "src/third_party/k.cu", False, True),
+    ("third_party/", "third_party", True, True),
+    ("third_party/", "third_party", False, False),  # a file of that name is no directory
+    ("gen/**", "gen/a/b.cu", False, True),
+    ("./build", "build/k.cu", False, True),
+    ("*.cu", "k.cuh", False, False),
+]
+
+
+@pytest.mark.parametrize(("pattern", "path", "is_dir", "expected"), CASES)
+def test_gitignore_semantics(pattern: str, path: str, is_dir: bool, expected: bool) -> None:
+    assert match_globs(path, [pattern], is_dir=is_dir) is expected
+
+
+def test_negation_re_includes() -> None:
+    assert not match_globs("gen/keep.cu", ["gen/**", "!gen/keep.cu"])
+    assert match_globs("gen/drop.cu", ["gen/**", "!gen/keep.cu"])
+
+
+def _checked(tmp_path: Path, hipport_cmd, subprocess_env, *args: str) -> list[str]:
+    done = subprocess.run(
+        [*hipport_cmd, "check", ".", "--no-cache", "--format", "json", "--fail-on", "never", *args],
+        cwd=tmp_path,
+        env=subprocess_env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return sorted(f["path"] for f in json.loads(done.stdout)["files"])
+
+
+def test_exclude_on_the_command_line_and_in_the_configuration(
+    tmp_path: Path, hipport_cmd, subprocess_env
+) -> None:
+    for rel in ("Samples/a.cu", "Samples/sub/b.cu", "a/c.h", "a/x/c.h", "k.cu"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("int x;\n")
+    assert _checked(tmp_path, hipport_cmd, subprocess_env, "--exclude", "Samples/*.cu") == [
+        "Samples/sub/b.cu",
+        "a/c.h",
+        "a/x/c.h",
+        "k.cu",
+    ]
+    (tmp_path / ".hipport.toml").write_text('exclude = ["a/**/c.h"]\n')
+    assert _checked(tmp_path, hipport_cmd, subprocess_env) == [
+        "Samples/a.cu",
+        "Samples/sub/b.cu",
+        "k.cu",
+    ]
