@@ -6,6 +6,7 @@ from the given paths. Keys are the command-line options' names (`rocm`, `launch-
     rocm = "6.1"
     exclude = ["third_party/**"]
     disable-mappings = ["cudaMallocManaged"]   # leave these CUDA names alone
+    defines = ["MYPROJ_USE_HIP", "WARP=64"]    # the project's macros in its HIP build (-D)
     [tool.hipport.renames]                     # the project's own wrappers
     CUDA_CHECK = "HIP_CHECK"
     [tool.hipport.severity]                    # rule code or name -> error|warning|note|off
@@ -17,12 +18,14 @@ from the given paths. Keys are the command-line options' names (`rocm`, `launch-
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 CONFIG_FILES = (".hipport.toml", "pyproject.toml")
+_DEFINE = re.compile(r"[A-Za-z_]\w*(=.*)?\Z", re.DOTALL)
 
 KNOWN_KEYS = {
     "rocm",
@@ -49,6 +52,7 @@ KNOWN_KEYS = {
     "max-file-size",
     "time-limit",
     "baseline",
+    "defines",
 }
 
 
@@ -72,6 +76,11 @@ class Config:
     @property
     def disabled_mappings(self) -> frozenset[str]:
         return frozenset(self.values.get("disable-mappings", ()))
+
+    @property
+    def defines(self) -> tuple[str, ...]:
+        """`defines` as -D flags: "NAME" -> "-DNAME", "NAME=VALUE" -> "-DNAME=VALUE"."""
+        return tuple("-D" + d for d in self.values.get("defines", ()))
 
     @property
     def severity(self) -> dict[str, str]:
@@ -151,11 +160,16 @@ def _validate(values: dict[str, Any], source: Path) -> dict[str, Any]:
     for key in ("renames", "severity", "per-path-ignore", "rename-suffix"):
         if key in values and not isinstance(values[key], dict):
             raise ConfigError(f"{source}: '{key}' must be a table{_given(values[key])}")
-    for key in ("include", "exclude", "disable-mappings", "extensions"):
+    for key in ("include", "exclude", "disable-mappings", "extensions", "defines"):
         if key in values and not (
             isinstance(values[key], list) and all(isinstance(v, str) for v in values[key])
         ):
             raise ConfigError(f"{source}: '{key}' must be a list of strings{_given(values[key])}")
+    for define in values.get("defines", []):
+        if not _DEFINE.match(define):
+            raise ConfigError(
+                f"{source}: defines are NAME or NAME=VALUE (as -D takes them), not {define!r}"
+            )
     for name, new in values.get("renames", {}).items():
         if not (isinstance(new, str) and new.isidentifier() and name.isidentifier()):
             raise ConfigError(

@@ -41,6 +41,7 @@ __all__ = [
     "TranslationResult",
     "Use",
     "defined_names",
+    "explain_branches",
     "names_defined_by",
     "run_rule",
     "translate_source",
@@ -220,6 +221,25 @@ def _check_invariants(result: TranslationResult, target: Target, options: Engine
     assert result.source[pos:] == result.output[out:], "bytes changed after the last edit"
     again = _translate(result.output, result.path, target, options)
     assert again.output == result.output, f"{result.path}: a second translation changed it"
+
+
+def explain_branches(
+    source: bytes, path: str, target: Target, options: EngineOptions | None = None
+) -> list[str]:
+    """Each #if arm of `source` with its verdict under the HIP build and why, one line per
+    arm after a heading line (hipport check --show-branches)."""
+    from hipport.rules.branches import explain
+
+    options = options or EngineOptions()
+    try:
+        lexed = lex_columns(source, path)
+    except LexError as exc:
+        return [f"{path}: cannot read: {exc}"]
+    ctx = _context(source, lexed, path, target, options)
+    try:
+        return explain(ctx)
+    finally:
+        ctx.release()
 
 
 # --- the names a file defines (for unknown-name checks and the project index) ----------

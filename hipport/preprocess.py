@@ -198,14 +198,14 @@ class Build:
         if row.passes == "unknown" or (self.view == "translate" and row.macro in nvcc_macros()):
             return UNKNOWN
         if row.passes == "none" or (row.passes == "device" and pass_name != "device"):
-            return Macro(False, origin=f"not defined by hipcc ({row.source})")
+            return Macro(False, origin="not defined by hipcc")
         value = alt if alt is not None else row.value
         if "{" in value:
             if self.rocm is None:
                 return UNKNOWN
             value = value.format(major=self.rocm[0], minor=self.rocm[1])
-        origin = "predefined by hipcc" if row.passes == "both" else "hipcc's device pass"
-        return Macro(True, tuple(words_of(value)), origin=f"{origin} ({row.source})")
+        origin = "predefined by hipcc" if row.passes == "both" else "defined on the device pass"
+        return Macro(True, tuple(words_of(value)), origin=f"{origin} ({' '.join(value.split())})")
 
 
 def _alternatives(rows: dict[str, _Predefined]) -> list[dict[str, str]]:
@@ -701,7 +701,7 @@ def conditionals(
     for _, env in worlds:
         env = dict(env)
         for name in own:  # the project's macros: undefined until a compiled #define
-            env.setdefault(name, Macro(False, origin="defined by the project only elsewhere"))
+            env.setdefault(name, Macro(False, origin="undefined: no compiled #define of it before"))
         walk = _Walk(env, include, path)
         walk.run(directives, True, record=True)
         walks.append(walk)
@@ -736,11 +736,30 @@ def _combine(walks: list[_Walk], passes: list[str]) -> Conditionals:
             verdict = Verdict.UNDECIDED
         end = warm.end if warm.end >= 0 else 1 << 62
         body = (warm.directive.end, end)
-        arms.append(Arm(warm.directive, verdict, body, warm.macros, warm.chain, warm.enclosing))
+        macros = _origins([w.arms[k].macros for w in walks], passes)
+        arms.append(Arm(warm.directive, verdict, body, macros, warm.chain, warm.enclosing))
     dead = _merge([a.body for a in arms if a.verdict is Verdict.DEAD])
     undecided = _merge([a.body for a in arms if a.verdict is Verdict.UNDECIDED])
     defines = set().union(*(w.defines for w in walks))
     return Conditionals(tuple(arms), dead, undecided, tuple(first.includes), tuple(sorted(defines)))
+
+
+def _origins(
+    per_walk: list[tuple[tuple[str, str], ...]], passes: list[str]
+) -> tuple[tuple[str, str], ...]:
+    """Each tested macro with what is known of it; where the passes differ, per pass."""
+    out: dict[str, dict[str, str]] = {}
+    for macros, pass_name in zip(per_walk, passes, strict=True):
+        for name, origin in macros:
+            out.setdefault(name, {}).setdefault(pass_name, origin)
+    merged = []
+    for name, by_pass in out.items():
+        origins = set(by_pass.values())
+        if len(origins) == 1:
+            merged.append((name, origins.pop()))
+        else:
+            merged.append((name, "; ".join(f"{p} pass: {o}" for p, o in by_pass.items())))
+    return tuple(merged)
 
 
 def _merge(ranges: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:

@@ -345,3 +345,124 @@ def test_the_dual_build_input_is_real_cuda(tmp_path):
         timeout=300,
     )
     assert run.returncode == 0, run.stderr
+
+
+# --- the project's macros: configuration, command line, compilation database -------------------
+
+GUARDED = """#include <cuda_runtime.h>
+__device__ int lane() {
+#ifndef MYPROJ_USE_HIP
+  int r; asm volatile("mov.u32 %0, %%laneid;" : "=r"(r)); return r;
+#else
+  return 0;
+#endif
+}
+__global__ void k(int* o) { o[0] = lane(); }
+"""
+
+
+@pytest.fixture
+def guarded(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "k.cu").write_text(GUARDED)
+    return tmp_path
+
+
+def _cli(*args: str):
+    from click.testing import CliRunner
+
+    from hipport.cli import main
+
+    return CliRunner().invoke(main, [*args], catch_exceptions=False)
+
+
+def _ptx_errors(output: str) -> int:
+    return output.count("[HIP101]")
+
+
+def test_undecided_without_the_project_macro(guarded):
+    run = _cli("check", "src", "--no-cache")
+    assert _ptx_errors(run.output) == 1
+    assert "undecided: define MYPROJ_USE_HIP or pass -D" in run.output
+    assert run.exit_code == 1
+
+
+def test_project_macro_from_the_configuration(guarded):
+    (guarded / "pyproject.toml").write_text('[tool.hipport]\ndefines = ["MYPROJ_USE_HIP"]\n')
+    run = _cli("check", "src", "--no-cache")
+    assert _ptx_errors(run.output) == 0 and run.exit_code == 0, run.output
+
+
+def test_minus_u_wins_over_the_configuration(guarded):
+    (guarded / "pyproject.toml").write_text('[tool.hipport]\ndefines = ["MYPROJ_USE_HIP"]\n')
+    run = _cli("check", "src", "--no-cache", "-U", "MYPROJ_USE_HIP")
+    assert _ptx_errors(run.output) == 1 and "undecided" not in run.output
+
+
+def test_project_macro_from_the_command_line(guarded):
+    run = _cli("check", "src", "--no-cache", "-D", "MYPROJ_USE_HIP")
+    assert _ptx_errors(run.output) == 0 and run.exit_code == 0, run.output
+
+
+def test_translate_takes_the_project_macros(guarded):
+    run = _cli("translate", "src", "-o", "out", "--no-cache", "-D", "MYPROJ_USE_HIP")
+    assert run.exit_code == 0, run.output
+    out = (guarded / "out" / "k.cu").read_text()
+    assert '#ifndef MYPROJ_USE_HIP\n  int r; asm volatile("mov.u32' in out  # left as it was
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        '"arguments": ["nvcc", "-DMYPROJ_USE_HIP", "-c", "src/k.cu"]',
+        '"command": "nvcc -D MYPROJ_USE_HIP -c src/k.cu"',
+    ],
+)
+def test_project_macro_from_the_compilation_database(guarded, arguments):
+    db = f'[{{"directory": "{guarded}", "file": "src/k.cu", {arguments}}}]'
+    (guarded / "compile_commands.json").write_text(db)
+    run = _cli("check", "src", "--no-cache", "-p", str(guarded))
+    assert _ptx_errors(run.output) == 0, run.output
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [('defines = ["1X"]', "defines are NAME or NAME=VALUE"), ('defines = "X"', "list of strings")],
+)
+def test_bad_defines_in_the_configuration(guarded, config, message):
+    (guarded / "pyproject.toml").write_text(f"[tool.hipport]\n{config}\n")
+    run = _cli("check", "src", "--no-cache")
+    assert run.exit_code == 2 and message in run.output
+
+
+def test_bad_define_on_the_command_line(guarded):
+    run = _cli("check", "src", "--no-cache", "-D", "1X")
+    assert run.exit_code == 2 and "expected NAME[=VALUE]" in run.output
+
+
+def test_show_branches(guarded):
+    run = _cli("check", "--show-branches", "src/k.cu", "-D", "MYPROJ_USE_HIP")
+    assert run.exit_code == 0
+    lines = run.output.splitlines()
+    assert lines[0].endswith("project macros: -DMYPROJ_USE_HIP")
+    assert lines[1:] == [
+        "src/k.cu:3: #ifndef MYPROJ_USE_HIP: dead: MYPROJ_USE_HIP: -DMYPROJ_USE_HIP",
+        "src/k.cu:5: #else: live: MYPROJ_USE_HIP: -DMYPROJ_USE_HIP",
+    ]
+    undecided = _cli("check", "--show-branches", "src/k.cu").output.splitlines()
+    assert undecided[1].endswith("undecided: MYPROJ_USE_HIP: unknown (define it or pass -D)")
+
+
+@pytest.mark.nvcc
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
+def test_the_guarded_input_is_real_cuda(tmp_path):
+    path = tmp_path / "k.cu"
+    path.write_text(GUARDED)
+    run = subprocess.run(
+        ["nvcc", "-c", "-arch=sm_80", str(path), "-o", str(tmp_path / "o")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr

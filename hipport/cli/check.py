@@ -72,6 +72,12 @@ def _run(paths: tuple[Path, ...], config, values: dict[str, Any]):
 @click.option(
     "--statistics", is_flag=True, help="Add per-family and per-API statistics (text and markdown)."
 )
+@click.option(
+    "--show-branches",
+    is_flag=True,
+    help="Print each #if/#ifdef/#elif/#else arm of the FILEs with its verdict under the HIP "
+    "build (live, dead, undecided) and the macros that decided it; no report.",
+)
 @policy_options(
     "Baseline file (default: .hipport-baseline.json in the current directory, "
     "then the project root)."
@@ -85,6 +91,7 @@ def check(
     fail_on: str | None,
     exit_zero: bool,
     statistics: bool,
+    show_branches: bool,
     baseline_file: Path | None,
     no_baseline: bool,
     select: tuple[str, ...],
@@ -112,14 +119,19 @@ def check(
         stdin_path, stdin_data = out.read_stdin_source(stdin_filename)
         paths = (stdin_path.parent if stdin_path.parent.is_dir() else Path.cwd(),)
     config = _load_config(paths)
+    if show_branches:
+        _show_branches(paths, config, values, stdin_path, stdin_data)
+        return
     fail_on = fail_on or config.get("fail-on") or "error"
     if fail_on not in FAIL_LEVELS:
         raise click.UsageError(f"fail-on must be one of {', '.join(FAIL_LEVELS)}, not {fail_on!r}")
     baseline = load_baseline(baseline_file, no_baseline, config)
     if from_stdin:
-        target = run_options(values, config).target
-        result = out.stdin_result(stdin_path, stdin_data, config.root, config, target)
-        summary, run_target = [result], target
+        opts = run_options(values, config)
+        result = out.stdin_result(
+            stdin_path, stdin_data, config.root, config, opts.target, opts.defines
+        )
+        summary, run_target = [result], opts.target
     else:
         summary = _run(paths, config, values)
         run_target = summary.target
@@ -138,6 +150,34 @@ def check(
     out.write_reports(report, targets, options)
     if not exit_zero:
         sys.exit(exit_code(report.findings, fail_on))
+
+
+def _show_branches(
+    paths: tuple[Path, ...],
+    config,
+    values: dict[str, Any],
+    stdin_path: Path | None,
+    stdin_data: bytes | None,
+) -> None:
+    from hipport.engine import EngineOptions, explain_branches
+    from hipport.runner.compile_db import load_compile_commands
+
+    opts = run_options(values, config)
+    try:
+        compile_db = load_compile_commands(opts.compile_commands)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if stdin_path is not None and stdin_data is not None:
+        sources = [(stdin_path, stdin_data)]
+    else:
+        if not all(p.is_file() for p in paths):
+            raise click.UsageError("--show-branches takes files, not directories")
+        sources = [(p, p.read_bytes()) for p in paths]
+    for path, data in sources:
+        args = compile_db.get(os.path.realpath(path), ())
+        options = EngineOptions(defines=opts.defines, compile_args=args)
+        for line in explain_branches(data, str(path), opts.target, options):
+            click.echo(line)
 
 
 @click.command()

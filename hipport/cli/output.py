@@ -218,7 +218,9 @@ def read_stdin_source(stdin_filename: str | None) -> tuple[Path, bytes]:
     return Path(os.path.abspath(name)), data
 
 
-def stdin_result(path: Path, data: bytes, root: Path, config: Any, target: Any) -> Any:
+def stdin_result(
+    path: Path, data: bytes, root: Path, config: Any, target: Any, defines: tuple[str, ...] = ()
+) -> Any:
     """Translate one source from standard input as if it were `path` in the project: the
     project's configuration, and the names it defines elsewhere as the cached index of the
     last run on the tree knows them (as for a pre-commit run on one file)."""
@@ -237,7 +239,9 @@ def stdin_result(path: Path, data: bytes, root: Path, config: Any, target: Any) 
 
         cm = translate_cmake(data, relpath)
         return TranslationResult(relpath, data, cm.output, cm.edits, cm.findings)
-    options = EngineOptions(user_renames=config.renames, disabled_mappings=config.disabled_mappings)
+    options = EngineOptions(
+        user_renames=config.renames, disabled_mappings=config.disabled_mappings, defines=defines
+    )
     result = translate_source(data, relpath, target, options)
     index = cache.load_index(config.root)
     names = frozenset(n for _, _, defined in index.values() for n in defined)

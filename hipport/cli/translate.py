@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,7 +60,20 @@ def run_options(values: dict[str, Any], config) -> Any:
         time_limit=_time_limit(pick("time-limit")),
         allow_empty=bool(values.get("allow_empty")),
         force_exclude=bool(values.get("force_exclude")),
+        defines=config.defines
+        + tuple("-D" + d for d in values.get("define") or ())
+        + tuple("-U" + u for u in values.get("undefine") or ()),
     )
+
+
+def _macro_names(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]):
+    pattern = r"[A-Za-z_]\w*(=.*)?\Z" if param.name == "define" else r"[A-Za-z_]\w*\Z"
+    for value in values:
+        if not re.match(pattern, value, re.DOTALL):
+            raise click.BadParameter(
+                f"expected NAME{'[=VALUE]' if param.name == 'define' else ''}, not {value!r}"
+            )
+    return values
 
 
 def _time_limit(value: Any) -> float | None:
@@ -107,6 +121,24 @@ def common_options(func):
             metavar="DIR",
             help="Directory with compile_commands.json: include paths and macros for "
             "semantic mode (implies it).",
+        ),
+        click.option(
+            "-D",
+            "define",
+            multiple=True,
+            metavar="NAME[=VALUE]",
+            callback=_macro_names,
+            help="A macro the project's HIP build defines (repeatable; added to the "
+            "configuration's `defines`): #if arms it rules out are not checked nor translated.",
+        ),
+        click.option(
+            "-U",
+            "undefine",
+            multiple=True,
+            metavar="NAME",
+            callback=_macro_names,
+            help="A macro the project's HIP build leaves undefined (repeatable; wins over -D "
+            "and `defines`).",
         ),
         click.option(
             "-j",

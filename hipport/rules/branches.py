@@ -146,10 +146,8 @@ def build_of(ctx: Context) -> Build:
 def _hip_view(ctx: Context) -> Conditionals:
     rocm = ctx.target.rocm or ctx.tables.newest_rocm
     parts = rocm.parts + (0, 0)
-    defines = tuple(ctx.options.defines) + tuple(
-        a for a in ctx.options.compile_args if a.startswith(("-D", "-U"))
-    )
-    build = Build((parts[0], parts[1]), _joined(defines))
+    per_file = tuple(a for a in _joined(ctx.options.compile_args) if a.startswith(("-D", "-U")))
+    build = Build((parts[0], parts[1]), tuple(ctx.options.defines) + per_file)
     found = _conditionals(ctx, build)
     includes = found.includes if found.arms else _all_includes(ctx)
     if _is_hip(ctx, includes):
@@ -488,3 +486,37 @@ def _note_undecided(
         said.add(condition)
         unknown = ", ".join(arm.unknown) or "its macros"
         f.message += f"; under `{condition}` (undecided: define {unknown} or pass -D)"
+
+
+# --- --show-branches -----------------------------------------------------------------------
+
+
+def explain(ctx: Context) -> list[str]:
+    """Each conditional arm of the file with its verdict under the HIP build and why, one
+    line per arm (hipport check --show-branches)."""
+    view = hip_view(ctx)
+    build = build_of(ctx)
+    rocm = f"{build.rocm[0]}.{build.rocm[1]}" if build.rocm else "?"
+    read_as = "HIP (it includes a HIP header and no CUDA one)" if already_hip(ctx) else "CUDA"
+    flags = " ".join(build.defines) or "none"
+    lines = [f"{ctx.path}: HIP build for ROCm {rocm}; read as {read_as}; project macros: {flags}"]
+    for arm in view.arms:
+        d = arm.directive
+        condition = " ".join(ctx.source[d.start : d.end].decode("utf-8", "replace").split())
+        lines.append(f"{ctx.path}:{d.line}: {condition}: {arm.verdict.value}: {_why(view, arm)}")
+    return lines
+
+
+def _why(view: Conditionals, arm: Arm) -> str:
+    if not arm.macros and arm.enclosing >= 0:
+        outer = view.arms[arm.enclosing]
+        if outer.verdict is not Verdict.LIVE:
+            return f"inside the {outer.verdict.value} arm at line {outer.directive.line}"
+    if not arm.macros:
+        return "a constant condition" if arm.directive.name != "else" else "the other arms"
+    parts = []
+    for name, origin in arm.macros:
+        if origin == "unknown":
+            origin = "unknown (define it or pass -D)"
+        parts.append(f"{name}: {origin}")
+    return "; ".join(parts)

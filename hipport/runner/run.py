@@ -53,6 +53,7 @@ class RunOptions:
     time_limit: float | None = None  # seconds per file (None: pool.DEFAULT_TIME_LIMIT)
     allow_empty: bool = False  # False: finding no source at all is an error (EmptyRun)
     force_exclude: bool = False  # True: the config's exclude applies to named files too
+    defines: tuple[str, ...] = ()  # the project's macros: "-DNAME[=VALUE]", "-UNAME", in order
 
 
 def options_key(
@@ -72,6 +73,7 @@ def options_key(
             "per_path": config.per_path_ignore,
             "rename_suffix": opts.rename_suffix,
             "compile_commands": cached.mtime_key(opts.compile_commands),
+            "defines": list(opts.defines),
         }
     )
 
@@ -83,6 +85,7 @@ def _engine_options(opts: RunOptions, config: Config, renames: dict[str, str]) -
         include_renames=renames,
         semantic=opts.semantic,
         cuda_path=opts.cuda_path,
+        defines=opts.defines,
     )
 
 
