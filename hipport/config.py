@@ -53,6 +53,13 @@ KNOWN_KEYS = {
     "time-limit",
     "baseline",
     "defines",
+    # ruff's names: which rules (a code, a prefix such as HIP1 or a name), more excludes, and
+    # per-file-ignores (the same table as per-path-ignore: both may be given)
+    "select",
+    "ignore",
+    "extend-select",
+    "extend-exclude",
+    "per-file-ignores",
 }
 
 
@@ -88,7 +95,27 @@ class Config:
 
     @property
     def per_path_ignore(self) -> dict[str, list[str]]:
-        return {k: list(v) for k, v in self.values.get("per-path-ignore", {}).items()}
+        """per-path-ignore and ruff's name for it, per-file-ignores, merged."""
+        merged: dict[str, list[str]] = {}
+        for key in ("per-path-ignore", "per-file-ignores"):
+            for pattern, entries in self.values.get(key, {}).items():
+                merged.setdefault(pattern, []).extend(entries)
+        return merged
+
+    @property
+    def excluded(self) -> list[str]:
+        """exclude and extend-exclude (ruff's key for adding to the excludes)."""
+        return [*self.values.get("exclude", ()), *self.values.get("extend-exclude", ())]
+
+    def selected(self, cli_select: tuple[str, ...]) -> tuple[str, ...]:
+        """The rules selected: --select, else `select`; plus `extend-select` ((): all)."""
+        chosen = tuple(cli_select) or tuple(self.values.get("select", ()))
+        extra = tuple(self.values.get("extend-select", ()))
+        return (*chosen, *extra) if chosen else extra
+
+    def ignored(self, cli_ignore: tuple[str, ...]) -> tuple[str, ...]:
+        """`ignore` and --ignore together (both are taken out)."""
+        return (*self.values.get("ignore", ()), *cli_ignore)
 
 
 def _read(path: Path) -> dict[str, Any] | None:
@@ -125,7 +152,8 @@ def _given(value: Any) -> str:
 def _validate(values: dict[str, Any], source: Path) -> dict[str, Any]:
     unknown = sorted(set(values) - KNOWN_KEYS)
     if unknown:
-        raise ConfigError(f"{source}: unknown key(s) in [tool.hipport]: {', '.join(unknown)}")
+        named = ", ".join(map(_with_suggestion, unknown))
+        raise ConfigError(f"{source}: unknown key(s) in [tool.hipport]: {named}")
     for key in ("experimental", "roc", "amd-ext", "translate-strings", "semantic", "cache"):
         if key in values and not isinstance(values[key], bool):
             raise ConfigError(f"{source}: '{key}' must be true or false{_given(values[key])}")
@@ -157,10 +185,20 @@ def _validate(values: dict[str, Any], source: Path) -> dict[str, Any]:
     for old, new in dict(values.get("rename-suffix") or {}).items():
         if not (isinstance(new, str) and old.startswith(".") and new.startswith(".")):
             raise ConfigError(f'{source}: \'rename-suffix\' maps suffixes, e.g. ".cu" = ".hip"')
-    for key in ("renames", "severity", "per-path-ignore", "rename-suffix"):
+    for key in ("renames", "severity", "per-path-ignore", "per-file-ignores", "rename-suffix"):
         if key in values and not isinstance(values[key], dict):
             raise ConfigError(f"{source}: '{key}' must be a table{_given(values[key])}")
-    for key in ("include", "exclude", "disable-mappings", "extensions", "defines"):
+    for key in (
+        "include",
+        "exclude",
+        "disable-mappings",
+        "extensions",
+        "select",
+        "ignore",
+        "extend-select",
+        "extend-exclude",
+        "defines",
+    ):
         if key in values and not (
             isinstance(values[key], list) and all(isinstance(v, str) for v in values[key])
         ):
@@ -175,12 +213,13 @@ def _validate(values: dict[str, Any], source: Path) -> dict[str, Any]:
             raise ConfigError(
                 f"{source}: renames map identifiers to identifiers ({name!r} = {new!r})"
             )
-    for pattern, entries in values.get("per-path-ignore", {}).items():
-        if not (isinstance(entries, list) and all(isinstance(e, str) for e in entries)):
-            raise ConfigError(
-                f"{source}: per-path-ignore {pattern!r} must be a list of rule codes or CUDA "
-                f"names{_given(entries)}"
-            )
+    for key in ("per-path-ignore", "per-file-ignores"):
+        for pattern, entries in values.get(key, {}).items():
+            if not (isinstance(entries, list) and all(isinstance(e, str) for e in entries)):
+                raise ConfigError(
+                    f"{source}: {key} {pattern!r} must be a list of rule codes or CUDA "
+                    f"names{_given(entries)}"
+                )
     for code, level in values.get("severity", {}).items():
         if level not in ("error", "warning", "note", "off"):
             raise ConfigError(
@@ -189,7 +228,15 @@ def _validate(values: dict[str, Any], source: Path) -> dict[str, Any]:
     return values
 
 
-def find_config(start: Path) -> tuple[Path, Path | None, dict[str, Any]]:
+def _with_suggestion(key: str) -> str:
+    """`exlude (did you mean exclude?)`: the nearest known keys, also for snake_case."""
+    import difflib
+
+    close = difflib.get_close_matches(key.replace("_", "-"), sorted(KNOWN_KEYS), n=2, cutoff=0.6)
+    return f"{key} (did you mean {' or '.join(close)}?)" if close else key
+
+
+def find_config(start: Path, read: bool = True) -> tuple[Path, Path | None, dict[str, Any]]:
     """Walk up from `start`; the first .hipport.toml or pyproject.toml with [tool.hipport]
     wins. Returns (root, config file or None, values). With none found, the root is the
     nearest directory holding .git, else `start`."""
@@ -197,7 +244,7 @@ def find_config(start: Path) -> tuple[Path, Path | None, dict[str, Any]]:
     directory = start if start.is_dir() else start.parent
     git_root = None
     for candidate in (directory, *directory.parents):
-        for name in CONFIG_FILES:
+        for name in CONFIG_FILES if read else ():
             path = candidate / name
             if path.is_file():
                 values = _read(path)
@@ -209,8 +256,23 @@ def find_config(start: Path) -> tuple[Path, Path | None, dict[str, Any]]:
     return git_root or directory, None, {}
 
 
-def load_config(paths: list[Path] | None = None) -> Config:
-    """The configuration governing `paths` (the first path's; default: the current directory)."""
+def load_config(
+    paths: list[Path] | None = None, config_file: Path | None = None, isolated: bool = False
+) -> Config:
+    """The configuration governing `paths` (the first path's; default: the current directory).
+    `config_file` (--config) is read instead of searching, its directory the project root;
+    `isolated` (--isolated) reads none (the root: the nearest directory with .git)."""
     start = Path(paths[0]) if paths else Path.cwd()
+    if config_file is not None:
+        path = Path(os.path.abspath(config_file))
+        if not path.is_file():
+            raise ConfigError(f"--config {config_file}: no such file")
+        values = _read(path)
+        if values is None:
+            raise ConfigError(f"--config {config_file}: has no [tool.hipport] table")
+        return Config(root=path.parent, source=path, values=_validate(values, path))
+    if isolated:
+        root, _, _ = find_config(start, read=False)
+        return Config(root=root)
     root, source, values = find_config(start)
     return Config(root=root, source=source, values=values)

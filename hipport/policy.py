@@ -80,6 +80,8 @@ def check_configured_rules(config: Config) -> None:
     entries (the other entries are CUDA names) must name rules."""
     where = str(config.source) if config.source else "configuration"
     check_rule_words(config.severity, f"{where}: severity")
+    for key in ("select", "ignore", "extend-select"):
+        check_rule_words(config.get(key, ()), f"{where}: {key}", prefixes=True)
     for pattern, entries in config.per_path_ignore.items():
         codes = [e for e in entries if is_rule_code(e)]
         check_rule_words(codes, f"{where}: per-path-ignore {pattern!r}")

@@ -22,12 +22,9 @@ from hipport.report import FORMATS
 
 
 def _load_config(paths: tuple[Path, ...]):
-    from hipport.config import ConfigError, load_config
+    from hipport.cli.options import load_config_for
 
-    try:
-        return load_config(list(paths))
-    except ConfigError as exc:
-        raise click.UsageError(str(exc)) from None
+    return load_config_for(list(paths))
 
 
 def _run(paths: tuple[Path, ...], config, values: dict[str, Any]):
@@ -78,6 +75,12 @@ def _run(paths: tuple[Path, ...], config, values: dict[str, Any]):
     help="Print each #if/#ifdef/#elif/#else arm of the FILEs with its verdict under the HIP "
     "build (live, dead, undecided) and the macros that decided it; no report.",
 )
+@click.option(
+    "--show-settings",
+    is_flag=True,
+    help="Print the settings that apply to PATHS (the configuration file, the project root, "
+    "every key with its value and the target) as JSON, and exit.",
+)
 @policy_options(
     "Baseline file (default: .hipport-baseline.json in the current directory, "
     "then the project root)."
@@ -92,6 +95,7 @@ def check(
     exit_zero: bool,
     statistics: bool,
     show_branches: bool,
+    show_settings: bool,
     baseline_file: Path | None,
     no_baseline: bool,
     select: tuple[str, ...],
@@ -121,6 +125,9 @@ def check(
     config = _load_config(paths)
     if show_branches:
         _show_branches(paths, config, values, stdin_path, stdin_data)
+        return
+    if show_settings:
+        _show_settings(config, values, select, ignore)
         return
     fail_on = fail_on or config.get("fail-on") or "error"
     if fail_on not in FAIL_LEVELS:
@@ -178,6 +185,25 @@ def _show_branches(
         options = EngineOptions(defines=opts.defines, compile_args=args)
         for line in explain_branches(data, str(path), opts.target, options):
             click.echo(line)
+def _show_settings(config: Any, values: dict[str, Any], select: Any, ignore: Any) -> None:
+    from hipport.config import KNOWN_KEYS
+    from hipport.tables import load_tables
+
+    target = run_options(values, config).target
+    settings = {
+        "config_file": str(config.source) if config.source else None,
+        "root": str(config.root),
+        "target": {
+            "rocm": str(target.rocm or load_tables().newest_rocm),
+            "cuda": str(target.cuda) if target.cuda else "any",
+        },
+        "select": list(config.selected(select)) or ["ALL"],
+        "ignore": list(config.ignored(ignore)),
+        "exclude": config.excluded,
+        "per-path-ignore": config.per_path_ignore,
+        "settings": {k: config.values[k] for k in sorted(KNOWN_KEYS) if k in config.values},
+    }
+    click.echo(json.dumps(settings, indent=2, sort_keys=False, default=str))
 
 
 @click.command()

@@ -57,7 +57,11 @@ def selection(config: Any, select: tuple[str, ...], ignore: tuple[str, ...]) -> 
 
     try:
         check_configured_rules(config)
-        return Selection(severity=config.severity, select=select, ignore=ignore).check()
+        return Selection(
+            severity=config.severity,
+            select=config.selected(select),
+            ignore=config.ignored(ignore),
+        ).check()
     except PolicyError as exc:
         raise click.UsageError(str(exc)) from None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -109,3 +110,49 @@ def warn_unknown_releases(target: Target) -> None:
         reason = version and landscape.unknown_reason(product, version)
         if reason:
             click.echo(f"hipport: warning: {reason}", err=True)
+
+
+# --- which configuration: --config FILE / --isolated (as ruff's) -------------------------
+
+_CONFIG_META = "hipport.config"
+
+
+def _remember(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    ctx.meta.setdefault(_CONFIG_META, {})[param.name] = value
+    return value
+
+
+config_file_options = [
+    click.option(
+        "--config",
+        "config_file",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        expose_value=False,
+        callback=_remember,
+        help="Read the settings from this .hipport.toml or pyproject.toml (its directory "
+        "is the project root) instead of searching up from the paths.",
+    ),
+    click.option(
+        "--isolated",
+        is_flag=True,
+        default=False,
+        expose_value=False,
+        callback=_remember,
+        help="Ignore every configuration file.",
+    ),
+]
+
+
+def load_config_for(paths: list[Path]) -> Any:
+    """The configuration of a command's paths, as --config/--isolated say (usage error
+    when it cannot be read)."""
+    from hipport.config import ConfigError, load_config
+
+    chosen = click.get_current_context().meta.get(_CONFIG_META, {})
+    if chosen.get("config_file") is not None and chosen.get("isolated"):
+        raise click.UsageError("--config and --isolated exclude each other")
+    try:
+        return load_config(paths, chosen.get("config_file"), bool(chosen.get("isolated")))
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None

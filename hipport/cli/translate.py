@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from hipport.cli.gate import load_baseline, policy_options, selection
-from hipport.cli.options import target_from, target_options
+from hipport.cli.options import config_file_options, target_from, target_options
 from hipport.policy import FAIL_LEVELS
 
 
@@ -173,7 +173,7 @@ def common_options(func):
             help="Progress bar (default: on a terminal, outside CI).",
         ),
     ]
-    for option in reversed(options):
+    for option in reversed([*options, *config_file_options]):
         func = option(func)
     return target_options(func)
 
@@ -250,7 +250,8 @@ def translate(
     pending change with --diff, or a file that could not be written; 2 usage or internal
     error.
     """
-    from hipport.config import ConfigError, load_config
+    from hipport.cli.options import load_config_for
+    from hipport.config import ConfigError
     from hipport.policy import fail_level
 
     modes = [
@@ -275,8 +276,8 @@ def translate(
     missing = [str(p) for p in paths if not os.path.lexists(p)]
     if missing:
         raise click.UsageError(f"no such file or directory: {', '.join(missing)}")
+    config = load_config_for(list(paths))
     try:
-        config = load_config(list(paths))
         opts = run_options(values, config)
         fail_on = fail_level(fail_on or config.get("fail-on") or "never")
     except (ConfigError, ValueError) as exc:

@@ -56,7 +56,7 @@ def verify(
     """Translate PATH (a file or a tree) into a temporary directory and compile every
     translation unit with the HIP compiler in syntax-only mode; list the files that fail,
     with the compiler's first error. Exit 1 if any file fails, 2 if no compiler is found."""
-    from hipport.config import load_config
+    from hipport.cli.options import load_config_for
     from hipport.runner import run_paths, write_outputs
     from hipport.verify import compile_many, find_compiler, translation_units
     from hipport.verify import hip_version as detect
@@ -73,7 +73,7 @@ def verify(
             root = path if path.is_dir() else path.parent
             units = translation_units(path) if path.is_dir() else [path]
         else:
-            config = load_config([path])
+            config = load_config_for([path])
             opts = run_options(values, config)
             opts.with_other = True
             summary = run_paths([path], config, opts)

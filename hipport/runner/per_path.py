@@ -22,7 +22,7 @@ def apply_config_patterns(
     as a file to copy when the run copies other files. A file named on the command line is
     checked although excluded, as ruff does, unless `force_exclude` (the pre-commit hooks
     pass --force-exclude)."""
-    exclude = list(config.get("exclude", []))
+    exclude = config.excluded
     include = list(config.get("include", []))
     if not exclude and not include:
         return files
