@@ -30,7 +30,7 @@ HIPCC_FLAGS = (
     "-std=c++17",
 )
 TIMEOUT_SECONDS = 300
-MANIFEST_KEYS = {"both", "cuda", "hip", "include"}
+MANIFEST_KEYS = {"both", "cuda", "hip", "include", "port"}
 _DIAGNOSTIC = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):\d+: (?:fatal )?error:", re.MULTILINE)
 
 
@@ -42,6 +42,7 @@ class Program:
     hip_sources: tuple[str, ...]
     include: tuple[str, ...]
     defines: tuple[str, ...]  # [tool.hipport] defines: the HIP build's -D flags
+    port: tuple[str, ...] = ()  # the project's own port: translate leaves these alone
 
     def include_flags(self) -> list[str]:
         return [f"-I{self.root / d}" for d in self.include]
@@ -82,6 +83,7 @@ def read_manifest() -> list[Program]:
                 hip_sources=both + tuple(entry.get("hip", ())),
                 include=tuple(entry.get("include", ())),
                 defines=hipport_defines(root),
+                port=tuple(entry.get("port", ())),
             )
         )
     return programs

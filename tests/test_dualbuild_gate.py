@@ -1,0 +1,131 @@
+"""The gate on projects that already build for AMD (issue 25): `hipport check` sees the code
+as the HIP build sees it.
+
+On the dual-build corpus (tests/dualbuild/, which tests/test_dualbuild.py builds with nvcc and
+hipcc) check reports no error; each defect of DEFECTS.toml is reported where the HIP build
+compiles it (where tests/test_dualbuild.py shows the HIP compiler rejecting it) and not at
+all in a CUDA-only arm. Every run is the real CLI with the program's own configuration.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+from .dualbuild_support import (
+    Defect,
+    Program,
+    copy_program,
+    drop_replacement,
+    inject,
+    program_named,
+    read_defects,
+    read_manifest,
+)
+
+PROGRAMS = read_manifest()
+DEFECTS = read_defects()
+
+
+def hipport(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "hipport", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=600,
+        check=False,
+    )
+
+
+def check(root: Path, *args: str) -> list[dict]:
+    """The findings of `hipport check root` (JSON report), with the project's config."""
+    proc = hipport(
+        "check",
+        str(root),
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+        "--no-baseline",
+        *args,
+        cwd=root,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)["findings"]
+
+
+def shown(findings: list[dict]) -> str:
+    return "\n".join(
+        f"  {f['location']['path']}:{f['location']['line']}: {f['severity']} {f['code']} "
+        f"{f['message']}"
+        for f in findings
+    )
+
+
+def at(findings: list[dict], file: str, lines: list[int]) -> list[dict]:
+    return [f for f in findings if f["location"]["path"] == file and f["location"]["line"] in lines]
+
+
+def translated(program: Program, where: Path) -> Program:
+    """The program translated by `hipport translate` (with its configuration) into `where`."""
+    out = where / program.name
+    proc = hipport("translate", str(program.root), "-o", str(out), "--no-cache", cwd=where)
+    assert proc.returncode == 0, proc.stderr
+    return dataclasses.replace(program, root=out)
+
+
+@pytest.mark.parametrize("defect", DEFECTS, ids=lambda d: d.name)
+def test_check_reports_a_defect_in_a_live_arm(defect: Defect, tmp_path: Path):
+    program = copy_program(program_named(defect.program), tmp_path)
+    lines = inject(program.root, defect.file, defect.after, defect.code)
+    findings = check(program.root)
+    caught = [f for f in at(findings, defect.file, lines) if f["severity"] == "error"]
+    assert {f["code"] for f in caught} & defect.rules, (
+        f"expected {sorted(defect.rules)} at {defect.file}:{lines}; all findings:\n"
+        f"{shown(findings)}"
+    )
+
+
+def test_check_reports_a_call_whose_replacement_is_gone(tmp_path: Path):
+    """The project's __stcs is its own name only while its compat header defines it."""
+    program, user, line = drop_replacement(tmp_path)
+    caught = [f for f in at(check(program.root), user, [line]) if f["severity"] == "error"]
+    assert caught, f"nothing at {user}:{line}"
+
+
+def without_config_defines(program: Program, where: Path) -> Program:
+    """A copy of the program whose configuration no longer lists its defines."""
+    copy = copy_program(program, where)
+    for name in (".hipport.toml", "pyproject.toml"):
+        config = copy.root / name
+        if config.is_file():
+            text = config.read_text(encoding="utf-8")
+            config.write_text(re.sub(r"(?m)^defines = .*\n", "", text), encoding="utf-8")
+    return copy
+
+
+def errors_of(findings: list[dict]) -> list[dict]:
+    return [f for f in findings if f["severity"] == "error"]
+
+
+def test_defines_from_the_command_line(tmp_path: Path):
+    program = without_config_defines(program_named("pyext"), tmp_path)
+    assert errors_of(check(program.root)), "the project macro should matter"
+    flags = [arg for d in program_named("pyext").defines for arg in ("-D", d)]
+    assert not errors_of(found := check(program.root, *flags)), shown(found)
+
+
+def test_undefine_on_the_command_line_wins_over_the_configuration():
+    program = program_named("pyext")
+    assert not errors_of(check(program.root))
+    assert errors_of(check(program.root, "-U", "USE_ROCM"))
