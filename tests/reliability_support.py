@@ -47,6 +47,7 @@ def env(cache_dir: Path, **extra: str) -> dict[str, str]:
     e["PYTHONPATH"] = str(ROOT) + os.pathsep + e.get("PYTHONPATH", "")
     e["HIPPORT_CACHE_DIR"] = str(cache_dir)
     e.pop("HIPPORT_TEST_CRASH_ON", None)
+    e.pop("HIPPORT_TEST_STALL_ON", None)
     e.update(extra)
     return e
 

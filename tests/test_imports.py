@@ -1,12 +1,15 @@
 """The package's import graph has no cycle, counting imports inside functions (a late
-import hides a cycle, it does not remove it); only `if TYPE_CHECKING:` blocks are left out.
-The rule modules the engine loads by name from the catalogue count as imports of
-hipport.rules."""
+import hides a cycle, it does not remove it), and none either when the imports under
+`if TYPE_CHECKING:` count too (a type-only cycle is still two modules that each need the
+other to be understood). The rule modules the engine loads by name from the catalogue count
+as imports of hipport.rules."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
+
+import pytest
 
 from hipport.catalogue import RULE_MODULES
 
@@ -25,13 +28,14 @@ def _is_type_checking(node: ast.If) -> bool:
     )
 
 
-def _imports(tree: ast.AST, module: str, is_package: bool) -> set[str]:
-    """Every hipport module imported anywhere in `tree` outside TYPE_CHECKING blocks."""
+def _imports(tree: ast.AST, module: str, is_package: bool, type_checking: bool = False) -> set[str]:
+    """Every hipport module imported anywhere in `tree`; inside TYPE_CHECKING blocks only
+    with `type_checking`."""
     out: set[str] = set()
     stack: list[ast.AST] = [tree]
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.If) and _is_type_checking(node):
+        if isinstance(node, ast.If) and _is_type_checking(node) and not type_checking:
             stack.extend(node.orelse)
             continue
         if isinstance(node, ast.Import):
@@ -49,12 +53,14 @@ def _imports(tree: ast.AST, module: str, is_package: bool) -> set[str]:
     return {m for m in out if m == "hipport" or m.startswith("hipport.")}
 
 
-def import_graph() -> dict[str, set[str]]:
+def import_graph(type_checking: bool = False) -> dict[str, set[str]]:
+    """module -> the hipport modules it imports (with `type_checking`, also those imported
+    under `if TYPE_CHECKING:`)."""
     files = {module_name(p): p for p in PACKAGE.rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for name, path in files.items():
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        found = _imports(tree, name, path.name == "__init__.py")
+        found = _imports(tree, name, path.name == "__init__.py", type_checking)
         # importing a.b.c runs a/__init__ and a/b/__init__ first
         edges = {m for m in found if m in files}
         graph[name] = {m for m in edges if m != name}
@@ -96,6 +102,19 @@ def test_the_package_has_no_import_cycle():
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="known cycle (issue 24, the token model's rework): rules.context builds the "
+    "CodeIndex (imports rules.code_index), which with rules.branches types its argument as "
+    "Context under TYPE_CHECKING; strict, so this marker goes when the cycle does",
+)
+def test_no_cycle_with_the_type_checking_imports_either():
+    graph = import_graph(type_checking=True)
+    assert any(graph[m] - import_graph()[m] for m in graph), "no TYPE_CHECKING import seen"
+    cycle = find_cycle(graph)
+    assert cycle is None, "import cycle through TYPE_CHECKING imports: " + " -> ".join(cycle or [])
+
+
 def test_the_cycle_finder_finds_a_late_import_cycle():
     src_a = "def f():\n    from hipport.b import x\n"
     src_b = "from hipport.a import y\n"
@@ -106,9 +125,10 @@ def test_the_cycle_finder_finds_a_late_import_cycle():
     assert find_cycle(graph) == ["hipport.a", "hipport.b", "hipport.a"]
 
 
-def test_type_checking_imports_do_not_count():
+def test_type_checking_imports_count_only_when_asked():
     src = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from hipport.b import x\n"
     assert _imports(ast.parse(src), "hipport.a", False) == set()
+    assert _imports(ast.parse(src), "hipport.a", False, True) == {"hipport.b", "hipport.b.x"}
 
 
 def test_the_graph_sees_the_rule_modules():

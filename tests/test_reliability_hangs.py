@@ -3,9 +3,11 @@ per-file error while the run goes on (with -j too); every read of a path re-chec
 is a regular file and opens it non-blocking (cache revalidation, compile_commands.json);
 workers die with their parent (a real SIGKILL of the main process leaves no process).
 
-The slow file is real: 20,000 lines of file-scope calls, which take seconds to translate
-anywhere; the tests set a time limit far below that and far above what a small file
-needs, and assert on outcomes, not on times."""
+The slow file is an ordinary file on which the worker stalls: the test-only hook
+HIPPORT_TEST_STALL_ON=TEXT:SECONDS (hipport.runner.pool.process) makes a worker sleep that
+long on a path containing TEXT, as a file that slow would. The tests set a time limit far
+below the stall and far above what a small file needs, and assert on outcomes, not on
+times."""
 
 from __future__ import annotations
 
@@ -21,24 +23,14 @@ from tests.reliability_support import ROOT, cuda_file, env, expected, hipport
 
 SRC = cuda_file()
 WANT = expected(SRC)
-# Far more than a second's work on any machine (20,000 lines were, until the engine got
-# faster: hipport now translates them in under a second).
-SLOW_LINES = 200_000
-
-
-def _slow_source() -> bytes:
-    lines = [b"#include <cuda_runtime.h>"]
-    lines += [
-        b"cudaError_t e%d = cudaMemcpy(0, 0, 0, cudaMemcpyHostToDevice);" % i
-        for i in range(SLOW_LINES)
-    ]
-    return b"\n".join(lines) + b"\n"
+# The worker stalls on slow.cu for a minute: far past the 1 s limits the tests set.
+STALL = {"HIPPORT_TEST_STALL_ON": "slow.cu:60"}
 
 
 def _tree(tmp_path: Path, small: int = 12) -> Path:
     tree = tmp_path / "t"
     tree.mkdir()
-    (tree / "slow.cu").write_bytes(_slow_source())
+    (tree / "slow.cu").write_bytes(SRC)
     for i in range(small):
         (tree / f"f{i:02d}.cu").write_bytes(SRC)
     return tree
@@ -55,6 +47,7 @@ def test_time_limit_turns_a_runaway_file_into_an_error(tmp_path: Path) -> None:
             ["check", tree, "--format", "json", "--no-cache", "-j", jobs, "--time-limit", "1"],
             tmp_path / "cache",
             timeout=300,
+            **STALL,
         )
         assert proc.returncode == 1, proc.stderr
         report = json.loads(proc.stdout)
@@ -71,19 +64,26 @@ def test_time_limit_from_the_configuration(tmp_path: Path) -> None:
     tree = _tree(tmp_path, small=2)
     (tree / ".hipport.toml").write_text("time-limit = 1\n")
     proc = hipport(
-        ["translate", tree, "-o", tmp_path / "out", "-j", "2", "--no-cache"], tmp_path / "c"
+        ["translate", tree, "-o", tmp_path / "out", "-j", "2", "--no-cache"],
+        tmp_path / "c",
+        **STALL,
     )
     err = proc.stderr.decode()
     assert "slow.cu" in err and "time limit" in err, err
     assert (tmp_path / "out" / "f00.cu").read_bytes() == WANT
     assert not (tmp_path / "out" / "slow.cu").exists() or (
-        (tmp_path / "out" / "slow.cu").read_bytes() == _slow_source()  # copied as it is
+        (tmp_path / "out" / "slow.cu").read_bytes() == SRC  # copied as it is
     )
 
 
-def test_default_time_limit_lets_a_slow_real_file_finish(tmp_path: Path) -> None:
+def test_default_time_limit_lets_a_slow_file_finish(tmp_path: Path) -> None:
+    """A file that takes seconds (a 3 s stall) is far inside the default limit."""
     tree = _tree(tmp_path, small=1)
-    proc = hipport(["check", tree, "--format", "json", "--no-cache", "-j", "2"], tmp_path / "c")
+    proc = hipport(
+        ["check", tree, "--format", "json", "--no-cache", "-j", "2"],
+        tmp_path / "c",
+        HIPPORT_TEST_STALL_ON="slow.cu:3",
+    )
     assert proc.returncode == 0, proc.stderr
     assert _files(json.loads(proc.stdout))["slow.cu"] != "failed"
 
@@ -175,13 +175,12 @@ def _alive(pid: int) -> bool:
 
 
 def test_sigkill_of_the_main_process_leaves_no_worker(tmp_path: Path) -> None:
-    tree = _tree(tmp_path, small=40)
-    for i in range(3):
-        (tree / f"slow{i}.cu").write_bytes(_slow_source())
+    tree = _tree(tmp_path, small=40)  # both workers stall on a slow file: busy when killed
+    (tree / "slow1.cu").write_bytes(SRC)
     cmd = [sys.executable, "-m", "hipport", "check", str(tree), "-j", "2", "--no-cache"]
     proc = subprocess.Popen(
         cmd,
-        env=env(tmp_path / "cache"),
+        env=env(tmp_path / "cache", HIPPORT_TEST_STALL_ON="slow:60"),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         cwd=str(ROOT),

@@ -81,6 +81,12 @@ def process(item: WorkItem, setup: WorkerSetup) -> WorkResult:
         # TEST-ONLY hook (tests/test_reliability_crash.py): die as libclang does when it
         # crashes on a file, to prove the pool isolates it. Never set it in real use.
         os.abort()
+    stall = os.environ.get("HIPPORT_TEST_STALL_ON", "").rpartition(":")
+    if stall[0] and stall[0] in item.relpath:
+        # TEST-ONLY hook (tests/test_reliability_hangs.py): HIPPORT_TEST_STALL_ON=TEXT:SECONDS
+        # makes a worker sleep that long on a path containing TEXT, as a file that slow
+        # would, so the time-limit tests need no slow file. Never set it in real use.
+        time.sleep(float(stall[2]))
     try:
         st = os.stat(item.path)
         data = read_source(Path(item.path), item.max_size)
