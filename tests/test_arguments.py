@@ -116,6 +116,7 @@ def _nvcc_cases() -> list[Path]:
     return out
 
 
+@pytest.mark.nvcc
 @pytest.mark.skipif(not Path(NVCC).exists(), reason="nvcc not installed")
 @pytest.mark.parametrize("path", _nvcc_cases(), ids=lambda p: p.stem)
 def test_runtime_inputs_compile_with_nvcc(path, tmp_path):

@@ -157,6 +157,7 @@ needs_hipcc = pytest.mark.skipif(
 )
 
 
+@pytest.mark.hipcc
 @needs_hipcc
 def test_hip_52_lacks_every_device_fact(tmp_path: Path) -> None:
     """Each device function and attribute listed as absent in HIP 5.2 is rejected by

@@ -110,6 +110,7 @@ def test_template_qualified_name_stays_the_users() -> None:
     assert b"Lib<int>::cudaMalloc(0)" in r.output
 
 
+@pytest.mark.nvcc
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
 def test_cases_are_real_cuda(tmp_path: Path) -> None:
     source = HEADER + b"\n".join(c[1].encode() for c in CASES) + b"\n"

@@ -159,6 +159,7 @@ def test_cmake_module_is_written(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- real compiles
 
 
+@pytest.mark.hipcc
 @needs_hipcc
 def test_example_compiles_unchanged_except_the_api_hip_5_2_lacks(tmp_path: Path) -> None:
     shim = tmp_path / "shim"
@@ -176,6 +177,7 @@ def test_example_compiles_unchanged_except_the_api_hip_5_2_lacks(tmp_path: Path)
     assert "ROCm 6.2" in first and "HIP002" in first, first
 
 
+@pytest.mark.hipcc
 @needs_hipcc
 def test_missing_api_fails_only_where_used(tmp_path: Path) -> None:
     (tmp_path / "uses.cu").write_text(
@@ -194,6 +196,7 @@ def test_missing_api_fails_only_where_used(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.hipcc
 @needs_hipcc
 @pytest.mark.slow
 def test_corpus_compiles_through_the_shim_where_check_finds_no_error(tmp_path: Path) -> None:
@@ -223,6 +226,7 @@ def test_corpus_compiles_through_the_shim_where_check_finds_no_error(tmp_path: P
     assert compiled >= 24
 
 
+@pytest.mark.nvcc
 @pytest.mark.skipif(NVCC is None, reason="nvcc is not installed")
 def test_as_cuda_the_shim_changes_nothing(tmp_path: Path) -> None:
     """Compiled as CUDA, every forwarding header is the real CUDA header: nvcc's
@@ -249,6 +253,7 @@ def _nvcc_e(source: Path, include: list[Path]) -> str:
 SHIM_PROJECT = ROOT / "examples" / "shim_project"
 
 
+@pytest.mark.hipcc
 @needs_hipcc
 def test_shim_example_builds_as_hip_through_the_shim(tmp_path: Path) -> None:
     shim = tmp_path / "shim"
@@ -258,6 +263,7 @@ def test_shim_example_builds_as_hip_through_the_shim(tmp_path: Path) -> None:
     assert build.returncode == 0, build.stderr
 
 
+@pytest.mark.nvcc  # through cmake, which the marker guard does not see into
 @pytest.mark.skipif(NVCC is None or shutil.which("cmake") is None, reason="needs nvcc and cmake")
 def test_shim_example_builds_as_cuda_with_cmake(tmp_path: Path) -> None:
     """The same CMakeLists.txt, without a shim directory, is a plain CUDA build."""
@@ -274,6 +280,7 @@ def test_shim_example_builds_as_cuda_with_cmake(tmp_path: Path) -> None:
     assert (build / "saxpy").is_file()
 
 
+@pytest.mark.hipcc
 @needs_hipcc
 @pytest.mark.slow
 def test_consistency_programs_compile_through_the_shim_where_check_finds_no_error(
@@ -310,6 +317,7 @@ def test_consistency_programs_compile_through_the_shim_where_check_finds_no_erro
 DEBIAN_CMAKE = Path("/usr/lib/x86_64-linux-gnu/cmake")
 
 
+@pytest.mark.hipcc  # through cmake, which the marker guard does not see into
 @pytest.mark.skipif(
     shutil.which("cmake") is None or not (DEBIAN_CMAKE / "hip-lang").is_dir(),
     reason="needs cmake and Debian's hip-lang CMake package (libamdhip64-dev)",
