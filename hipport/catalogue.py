@@ -820,6 +820,41 @@ CUDA_NAMESPACE = RuleInfo(
 )
 
 
+WARP_MASK_WIDENED = RuleInfo(
+    "HIP023",
+    "warp-mask-widened",
+    Severity.NOTE,
+    "A full-warp 32-bit lane mask (0xffffffff, ~0u, (unsigned)-1, or a macro or constant "
+    "defined as one) passed to a *_sync intrinsic, rewritten to the 64-bit all-lanes mask.",
+    "HIP's *_sync intrinsics (ROCm 6.2 and later) take a 64-bit mask and reject any other "
+    "width at compile time (static_assert in amd_warp_sync_functions.h); CUDA's full-warp "
+    "mask means every lane, which on a 64-lane wavefront is 0xffffffffffffffff. Before ROCm "
+    "7.0 the intrinsics also need HIP_ENABLE_WARP_SYNC_BUILTINS defined before the HIP "
+    "headers: translate inserts it, guarded, at the top of the file.",
+    "#define FULL_MASK 0xffffffff\n"
+    "__device__ float sum(float v) { return v + __shfl_xor_sync(FULL_MASK, v, 16); }",
+    "Nothing to do: the mask is rewritten. Review the shuffle offsets and widths, which may "
+    "assume 32 lanes (HIP102).",
+    module="rules.warp_masks",
+    kind=Kind.REWRITE,
+)
+
+WARP_MASK_NARROW = RuleInfo(
+    "HIP024",
+    "warp-mask-narrow",
+    Severity.ERROR,
+    "A *_sync intrinsic's lane mask that is a 32-bit integer but not the full-warp mask: an "
+    "unsigned variable, a cast to unsigned, a literal expression such as 0xffff.",
+    "HIP's *_sync intrinsics (ROCm 6.2 and later) accept only a 64-bit mask "
+    "(static_assert(sizeof(MaskT) == 8)): the translated call does not compile, and widening "
+    "the value by hand must also say which of lanes 32-63 take part.",
+    "__device__ int f(int v, unsigned m) { return __shfl_sync(m, v, 0); }",
+    "Keep the mask in unsigned long long (or uint64_t), e.g. `unsigned long long m = "
+    "__activemask();` or `(1ull << n) - 1`, and decide which upper lanes it names.",
+    module="rules.warp_masks",
+    kind=Kind.REWRITE,
+)
+
 # --------------------------------------------------------------------------- the index
 
 # The rewrite rules, in the order the engine runs them (earlier edits win overlaps).
@@ -827,6 +862,7 @@ CUDA_NAMESPACE = RuleInfo(
 REWRITE_ORDER: tuple[str, ...] = (
     "rules.types",
     "rules.rename",
+    "rules.warp_masks",
     "rules.namespaces",
     "rules.includes",
     "rules.launch",

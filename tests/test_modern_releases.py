@@ -17,7 +17,8 @@ from hipport.verify import compile_one, find_compiler, hip_version
 from tools.hip63 import OFFLOAD_ARCH, hip63_compiler
 
 pytestmark = [pytest.mark.slow]
-CASES = Path(__file__).parent / "cases" / "engine" / "rename"
+ENGINE = Path(__file__).parent / "cases" / "engine"
+CASES = ENGINE / "rename"
 # engine pairs whose input CUDA 13.0 (installed here) compiles; the *_cuda_13_1/13_2 pairs
 # use names newer than it
 NVCC_PROVEN = (
@@ -27,6 +28,10 @@ NVCC_PROVEN = (
     "version/bf16_typedefs_rocm_5_2.cu",
     "runtime/no_release_evidence.cu",
     "driver/no_release_evidence.cu",
+    "../warp_masks/full_masks_6_3.cu",
+    "../warp_masks/narrow_masks.cu",
+    "../warp_masks/macro_already_defined.cu",
+    "../warp_masks/dead_arm.cu",
 )
 
 
@@ -106,3 +111,50 @@ def test_bf16_for_5_2_is_reported_and_does_not_compile(tmp_path: Path) -> None:
     path, _, errors = translated(tmp_path, "device/bf16_typedefs.cu", "5.2")
     assert "HIP002 nv_bfloat16" in errors
     assert not compile52(path).ok
+
+
+def test_full_warp_masks_for_6_3_compile(tmp_path: Path) -> None:
+    """Shuffles, ballots and votes with every spelling of the full-warp mask: widened to
+    64 bits with HIP_ENABLE_WARP_SYNC_BUILTINS defined, they pass the 6.3 static_assert."""
+    path, output, errors = translated(tmp_path, "../warp_masks/full_masks_6_3.cu", "6.3")
+    assert not errors
+    text = output.decode()
+    assert (
+        text.count("0xffffffffffffffffull") == 9 and "#define HIP_ENABLE_WARP_SYNC_BUILTINS" in text
+    )
+    result = compile63(path)
+    assert result.ok, result.stderr[-3000:]
+
+
+def test_narrow_masks_are_errors_and_do_not_compile_for_6_3(tmp_path: Path) -> None:
+    path, _, errors = translated(tmp_path, "../warp_masks/narrow_masks.cu", "6.3")
+    assert sum(e.startswith("HIP024") for e in errors) == 5
+    result = compile63(path)
+    assert not result.ok and "must be a 64-bit integer" in result.stderr
+
+
+def test_without_the_macro_6_3_has_no_sync_builtins(tmp_path: Path) -> None:
+    """The macro translate inserts is needed: without it the 6.3 headers lack the calls."""
+    path, output, _ = translated(tmp_path, "../warp_masks/full_masks_6_3.cu", "6.3")
+    bare = tmp_path / "bare.hip"
+    bare.write_bytes(output.replace(b"#define HIP_ENABLE_WARP_SYNC_BUILTINS\n", b""))
+    assert not compile63(bare).ok
+
+
+def test_the_shim_defines_the_macro_and_widens_full_masks(tmp_path: Path, hipport_cmd) -> None:
+    """The CUDA source, unchanged, builds for 6.3 through the shim: it defines
+    HIP_ENABLE_WARP_SYNC_BUILTINS and its wrappers turn the full-warp mask into ~0ull."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "warp.cu").write_bytes((ENGINE / "warp_masks" / "full_masks_6_3.cu").read_bytes())
+    shim = tmp_path / "shim"
+    cmd = [*hipport_cmd, "shim", "-o", str(shim), "--rocm", "6.3", str(src)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    header = (shim / "hipport_shim.h").read_text()
+    assert "#define HIP_ENABLE_WARP_SYNC_BUILTINS 1" in header
+    assert "#define __shfl_xor_sync(mask, ...)" in header
+    compiler = hip63_compiler()
+    _need(compiler, "clang++-15 and ../shared/hip-6.3")
+    result = compile_one([*compiler, f"-I{shim}"], src / "warp.cu", OFFLOAD_ARCH)
+    assert result.ok, result.stderr[-3000:]

@@ -7,7 +7,8 @@ Reads HIPIFY's newest per-family markdown tables, its October-2024 snapshot and 
 per-release identifier lists (for the older mappings), the include map and the HIP
 identifier scan, and writes one TSV per family plus history.tsv, includes.tsv, hipext.tsv
 (from tools/hipext_curated.tsv, versioned by the identifier scan), copies of the reviewed
-corrections kept by hand in tools/ (overrides.tsv, additions.tsv, include_overrides.tsv),
+corrections kept by hand in tools/ (overrides.tsv, additions.tsv, include_overrides.tsv,
+conditions.tsv),
 counts.json and NOTICE. The output is deterministic, so a
 test can regenerate it and compare with what is committed.
 """
@@ -433,7 +434,12 @@ def build(data: Path, out: Path) -> dict[str, int]:
     includes = read_tsv(data / "cuda-include-map.tsv")
     write_tsv(out / "includes.tsv", list(includes[0].keys()), includes)
     write_tsv(out / "hipext.tsv", HIPEXT_COLUMNS, build_hipext(data))
-    for name in ("overrides.tsv", "include_overrides.tsv", "additions.tsv"):
+    for name in (
+        "overrides.tsv",
+        "include_overrides.tsv",
+        "additions.tsv",
+        "conditions.tsv",
+    ):
         (out / name).write_text((HERE / name).read_text(encoding="utf-8"), encoding="utf-8")
     (out / "NOTICE").write_text(notice_text(data), encoding="utf-8")
     (out / "counts.json").write_text(json.dumps(counts, indent=2) + "\n", encoding="utf-8")

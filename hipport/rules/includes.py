@@ -13,6 +13,7 @@ from hipport.lexer import PUNCTUATION
 from hipport.rules.branches import CUDA_LOOKING as _CUDA_LOOKING
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.gate_facts import KEPT_BY_ROCM, cuda_header_kinds
+from hipport.rules.placement import insertion_point
 from hipport.rules.tokens import INCLUDE_DIRECTIVES, Directive, include_spelling
 
 RUNTIME_HEADER = "hip/hip_runtime.h"
@@ -212,7 +213,7 @@ class IncludesRule:
             return None
         if not (cuda_seen or _cuda_only(ctx) or ctx.path.endswith((".cu", ".cuh"))):
             return None  # already HIP (or plain C++): leave it as it is
-        pos = _insertion_point(ctx)
+        pos = insertion_point(ctx)
         if pos is None:
             return None
         text = b'#include "' + RUNTIME_HEADER.encode() + b'"' + ctx.newline
@@ -295,55 +296,6 @@ def _uses_runtime_api(ctx: Context) -> bool:
         and u.api.startswith(("__", "atomic"))
         for u in ctx.earlier_uses
     )
-
-
-def _insertion_point(ctx: Context) -> int | None:
-    """The start of the first code line, after leading comments and an include guard."""
-    texts = ctx.texts
-    v = ctx.code  # code token k is ctx token v.ctx_index(k); v.first_at(i): the first at i+
-    if not v.n:
-        return None
-    k = 0
-    dirs = {d.hash: d for d in ctx.directives}
-    d = dirs.get(v.ctx_index(0))
-    if d is not None and d.name == "pragma" and _is_once(ctx, d):
-        k = v.first_at(d.end)
-    elif d is not None and d.name == "ifndef" and d.hash + 2 < d.end:
-        guard = texts[d.hash + 2]
-        k2 = v.first_at(d.end)
-        d2 = dirs.get(v.ctx_index(k2)) if k2 < v.n else None
-        if (
-            d2 is not None
-            and d2.name == "define"
-            and d2.hash + 2 < d2.end
-            and texts[d2.hash + 2] == guard
-        ):
-            k = v.first_at(d2.end)
-    if k >= v.n:
-        return len(ctx.source)
-    start = v.start(k)
-    pos = _logical_line_start(ctx.source, start)
-    if pos == 0 and ctx.source.startswith(b"\xef\xbb\xbf"):
-        pos = 3  # after the byte order mark
-    return pos
-
-
-def _logical_line_start(source: bytes, offset: int) -> int:
-    """The start of the line holding `offset`, counting lines spliced by a backslash-newline
-    as one (a line inserted after a continuation would join the line before it)."""
-    pos = source.rfind(b"\n", 0, offset) + 1
-    while pos > 0:
-        end = pos - 1  # the newline ending the previous physical line
-        if end > 0 and source[end - 1] == 0x0D:
-            end -= 1
-        if end == 0 or source[end - 1] != 0x5C:  # no backslash before it
-            break
-        pos = source.rfind(b"\n", 0, end) + 1
-    return pos
-
-
-def _is_once(ctx: Context, d: Directive) -> bool:
-    return d.hash + 2 < d.end and ctx.texts[d.hash + 2] == "once"
 
 
 RULE = IncludesRule()

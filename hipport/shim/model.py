@@ -15,7 +15,7 @@ from functools import cache
 from hipport.engine import TranslationResult
 from hipport.lexer import IDENTIFIER, LexError, lex
 from hipport.rules.gate_facts import KEPT_BY_ROCM, cuda_header_kinds
-from hipport.rules.names import INCLUDE_GUARDS
+from hipport.rules.names import INCLUDE_GUARDS, MASKED_SYNC
 from hipport.rules.tokens import directives, include_spelling
 from hipport.tables import Resolution, Status, Tables, resolve
 from hipport.tables.arguments import ArgumentRewrite, argument_tables
@@ -70,6 +70,9 @@ class ShimModel:
     conditions: list[str] = field(default_factory=list)  # macros HIP names need defined
     # CUDA include guards the project tests (`#ifdef __CUDA_RUNTIME_H__`) -> HIP's guard
     guards: list[tuple[str, str]] = field(default_factory=list)
+    # warp *_sync intrinsics the target has (HIP's 64-bit masks) and the release from which
+    # it has them: wrapped so that CUDA's 32-bit full-warp mask names every lane
+    warp_masks: list[tuple[str, Version]] = field(default_factory=list)
 
 
 def build_model(
@@ -109,6 +112,8 @@ def build_model(
         use = _name_use(tables, target, name, points, name in elaborated)
         if use is not None:
             model.names.append(use)
+    # a name HIP spells as CUDA does (__shfl_xor_sync) has no NameUse but may need a macro
+    final = [resolve(tables, name, target) for name in sorted(used)]
     model.conditions = sorted(
         {
             s.resolution.condition
@@ -116,7 +121,13 @@ def build_model(
             for s in u.spans
             if s.resolution.status is Status.MAPPED and s.resolution.condition
         }
+        | {r.condition for r in final if r.status is Status.MAPPED and r.condition}
     )
+    model.warp_masks = [
+        (r.name, r.min_rocm)
+        for r in final
+        if r.name in MASKED_SYNC and r.status is Status.MAPPED and r.min_rocm
+    ]
     model.namespaces = _namespaces(tables, qualifiers)
     return model
 

@@ -122,8 +122,36 @@ def _mapping_header(model: ShimModel, banner: str) -> str:
         for use in by_family[family]:
             lines.extend(_name_block(use))
         lines.append("")
+    lines.extend(_warp_mask_wrappers(model))
     lines += ["#endif", ""]
     return "\n".join(lines)
+
+
+def _warp_mask_wrappers(model: ShimModel) -> Iterator[str]:
+    """HIP's *_sync intrinsics take a 64-bit mask (a static_assert rejects any other width);
+    CUDA's full-warp mask 0xffffffff means every lane, which on a 64-lane wavefront is
+    ~0ull. A macro of the intrinsic's own name (it does not expand inside itself) passes the
+    mask through __hipport_lane_mask: a 64-bit mask as it is, the 32-bit full mask as every
+    lane, another 32-bit mask widened with the lanes it names (`hipport check` reports it:
+    HIP024)."""
+    if not model.warp_masks:
+        return
+    yield "/* ---- warp masks: 64-bit in HIP, CUDA's 32-bit full-warp mask is every lane ---- */"
+    for since in sorted({v for _, v in model.warp_masks}):
+        yield f"#if HIP_VERSION >= {hip_version_value(since)}  /* ROCm {since} */"
+        yield "#ifndef HIPPORT_LANE_MASK_DEFINED"
+        yield "#define HIPPORT_LANE_MASK_DEFINED 1"
+        yield "template <typename M>"
+        yield "__device__ inline unsigned long long __hipport_lane_mask(M m) {"
+        yield "  if (sizeof(M) == 8) return static_cast<unsigned long long>(m);"
+        yield "  const unsigned int narrow = static_cast<unsigned int>(m);"
+        yield "  return narrow == 0xffffffffu ? ~0ull : static_cast<unsigned long long>(narrow);"
+        yield "}"
+        yield "#endif"
+        for name, _ in (w for w in model.warp_masks if w[1] == since):
+            yield f"#define {name}(mask, ...) {name}(__hipport_lane_mask(mask), __VA_ARGS__)"
+        yield "#endif"
+    yield ""
 
 
 def _name_block(use: NameUse) -> Iterator[str]:

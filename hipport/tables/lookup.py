@@ -204,7 +204,7 @@ def resolve_row(tables: Tables, mapping: Mapping, target: Target) -> Resolution:
         deprecated_hip=_reached(deprecated, rocm),
         removed_hip=_reached(removed, rocm),
         experimental=experimental,
-        condition=mapping.condition,
+        condition=_condition(tables, mapping.condition, rocm),
         alternatives=tuple(tables.hipext_for.get(name, ())),
     )
     if counterpart and library == "hip" and mapping.cuda_unsupported:
@@ -227,6 +227,15 @@ def resolve_row(tables: Tables, mapping: Mapping, target: Target) -> Resolution:
     else:
         status = Status.MAPPED
     return Resolution(name, status, **common)  # type: ignore[arg-type]
+
+
+def _condition(tables: Tables, macro: str | None, rocm: Version) -> str | None:
+    """The macro the HIP name needs at `rocm` (conditions.tsv gives the releases that need
+    it: HIP_ENABLE_WARP_SYNC_BUILTINS only before 7.0, where the builtins became default)."""
+    cond = tables.conditions.get(macro) if macro else None
+    if cond is not None and not cond.needed_by(rocm) and rocm >= cond.needed_from:
+        return None
+    return macro
 
 
 def _holds_for_cuda(unsupported: tuple[Version, ...], cuda: Version) -> bool:

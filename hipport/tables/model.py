@@ -105,6 +105,19 @@ class EarlierMapping(NamedTuple):
     evidence: str
 
 
+class Condition(NamedTuple):
+    """A macro some HIP names need defined before the HIP headers (conditions.tsv), and the
+    releases that need it: from `needed_from` up to, not including, `needed_until`."""
+
+    macro: str
+    needed_from: Version
+    needed_until: Version | None
+    evidence: str
+
+    def needed_by(self, rocm: Version) -> bool:
+        return rocm >= self.needed_from and (self.needed_until is None or rocm < self.needed_until)
+
+
 @dataclass(frozen=True, slots=True)
 class IncludeMapping:
     cuda_header: str
@@ -300,6 +313,15 @@ class Tables:
             self.rows.extend(_read_family(directory / f"{family}.tsv"))
         self.overrides = _read_tsv(directory / "overrides.tsv")
         self._apply_overrides()
+        self.conditions = {
+            r["macro"]: Condition(
+                r["macro"],
+                Version.parse(r["needed_from"]),
+                _version(r["needed_until"]),
+                r["evidence"],
+            )
+            for r in _read_tsv(directory / "conditions.tsv")
+        }
         self.additions = _read_tsv(directory / "additions.tsv")
         self.rows.extend(_addition(a) for a in self.additions)
         self.by_cuda: dict[str, list[Mapping]] = {}

@@ -1,4 +1,4 @@
-// 32-bit lane masks: constants passed to *_sync and ballots kept in 32 bits.
+// 32-bit lane masks for a target without the *_sync intrinsics (ROCm 6.1; from 6.2 rules/warp_masks.py handles the masks): constants passed to *_sync and ballots kept in 32 bits.
 #include <cstdint>
 #include <cuda_runtime.h>
 

@@ -1,0 +1,58 @@
+"""Where a rule inserts lines at the top of a file: the first code line, after leading
+comments, a `#pragma once` or an include guard. The includes rule puts the HIP runtime
+include there and the warp-mask rule the guarded HIP_ENABLE_WARP_SYNC_BUILTINS before it
+(two insertions at one offset apply in the order of their bytes: `#ifndef` < `#include`)."""
+
+from __future__ import annotations
+
+from hipport.rules.context import Context
+from hipport.rules.tokens import Directive
+
+
+def insertion_point(ctx: Context) -> int | None:
+    """The start of the first code line, after leading comments and an include guard."""
+    texts = ctx.texts
+    v = ctx.code  # code token k is ctx token v.ctx_index(k); v.first_at(i): the first at i+
+    if not v.n:
+        return None
+    k = 0
+    dirs = {d.hash: d for d in ctx.directives}
+    d = dirs.get(v.ctx_index(0))
+    if d is not None and d.name == "pragma" and _is_once(ctx, d):
+        k = v.first_at(d.end)
+    elif d is not None and d.name == "ifndef" and d.hash + 2 < d.end:
+        guard = texts[d.hash + 2]
+        k2 = v.first_at(d.end)
+        d2 = dirs.get(v.ctx_index(k2)) if k2 < v.n else None
+        if (
+            d2 is not None
+            and d2.name == "define"
+            and d2.hash + 2 < d2.end
+            and texts[d2.hash + 2] == guard
+        ):
+            k = v.first_at(d2.end)
+    if k >= v.n:
+        return len(ctx.source)
+    start = v.start(k)
+    pos = _logical_line_start(ctx.source, start)
+    if pos == 0 and ctx.source.startswith(b"\xef\xbb\xbf"):
+        pos = 3  # after the byte order mark
+    return pos
+
+
+def _logical_line_start(source: bytes, offset: int) -> int:
+    """The start of the line holding `offset`, counting lines spliced by a backslash-newline
+    as one (a line inserted after a continuation would join the line before it)."""
+    pos = source.rfind(b"\n", 0, offset) + 1
+    while pos > 0:
+        end = pos - 1  # the newline ending the previous physical line
+        if end > 0 and source[end - 1] == 0x0D:
+            end -= 1
+        if end == 0 or source[end - 1] != 0x5C:  # no backslash before it
+            break
+        pos = source.rfind(b"\n", 0, end) + 1
+    return pos
+
+
+def _is_once(ctx: Context, d: Directive) -> bool:
+    return d.hash + 2 < d.end and ctx.texts[d.hash + 2] == "once"
