@@ -7,7 +7,7 @@ import os
 import re
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -200,11 +200,14 @@ class _GitIgnore:
 @dataclass
 class Discovery:
     """Walks the given paths. `files` are in a stable (sorted) order; `skipped` says why
-    anything was left out that a user might have expected."""
+    anything was left out that a user might have expected; `stale_temps` are temporary
+    files of hipport's whose writer is dead (discovery only reads: a writing run removes
+    them with remove_stale_temps)."""
 
     base: Path
     files: list[ProjectFile]
     skipped: list[Skipped]
+    stale_temps: list[Path] = field(default_factory=list)
 
 
 def common_base(paths: list[Path]) -> Path:
@@ -231,6 +234,7 @@ def discover(
     exclude = list(exclude or [])
     files: dict[str, ProjectFile] = {}
     skipped: list[Skipped] = []
+    stale: list[Path] = []
     for given in paths:
         path = Path(os.path.abspath(given))
         if not os.path.lexists(path):
@@ -238,7 +242,7 @@ def discover(
             continue
         if path.is_dir():
             for item in _walk(
-                path, base, include, exclude, suffixes, with_other, skipped, use_gitignore
+                path, base, include, exclude, suffixes, with_other, skipped, stale, use_gitignore
             ):
                 files.setdefault(item.relpath, item)
             continue
@@ -256,7 +260,7 @@ def discover(
         kind = classify(path.name, suffixes)
         kind = "source" if kind == "other" else kind
         files.setdefault(rel, ProjectFile(path, rel, kind, named=True))
-    return Discovery(base, _one_per_real_file(files, skipped, base), skipped)
+    return Discovery(base, _one_per_real_file(files, skipped, base), skipped, stale)
 
 
 def _one_per_real_file(
@@ -304,6 +308,7 @@ def _walk(
     suffixes: tuple[str, ...],
     with_other: bool,
     skipped: list[Skipped],
+    stale: list[Path],
     use_gitignore: bool,
 ) -> Iterator[ProjectFile]:
     real_top = os.path.realpath(top)
@@ -399,7 +404,7 @@ def _walk(
                     skipped.append(Skipped(path, "cannot read: dangling symlink"))
                 continue
             if not is_link and is_stale_temp(path):
-                _remove_stale_temp(path, skipped)
+                stale.append(path)
                 continue
             if use_gitignore and ignore.ignored(rel, False):
                 continue
@@ -416,15 +421,34 @@ def _walk(
     ignore.pop(pushed_above)
 
 
-def _remove_stale_temp(path: Path, skipped: list[Skipped]) -> None:
-    """A `.NAME.PID.xxxx.hipport-tmp` file whose writer is dead was left by a run killed
-    between writing and renaming; its source file is intact (original or fully written), so
-    the temporary file is garbage."""
-    try:
-        os.unlink(path)
-        skipped.append(Skipped(path, "removed a temporary file left by an interrupted run"))
-    except OSError as exc:
-        skipped.append(Skipped(path, f"stale temporary file, cannot remove: {exc.strerror}"))
+STALE_TEMP_KEPT = "temporary file left by an interrupted run (a writing run removes it)"
+
+
+def stale_temps_kept(stale: list[Path]) -> list[Skipped]:
+    """What a run that writes nothing (check, --diff, --stdout) says of the stale temporary
+    files it found and left in place."""
+    return [Skipped(path, STALE_TEMP_KEPT) for path in stale]
+
+
+def remove_stale_temps(stale: list[Path]) -> list[Skipped]:
+    """Remove the temporary files discovery found whose writer is dead (a writing run's
+    job, never a check's). A `.NAME.PID.xxxx.hipport-tmp` file was left by a run killed
+    between writing and renaming; its source file is intact (original or fully written),
+    so the temporary file is garbage. Checked again here: a writer with that pid may have
+    started since discovery."""
+    skipped = []
+    for path in stale:
+        if not is_stale_temp(path):
+            continue
+        try:
+            os.unlink(path)
+            skipped.append(Skipped(path, "removed a temporary file left by an interrupted run"))
+        except FileNotFoundError:
+            continue  # gone since discovery
+        except OSError as exc:
+            reason = f"stale temporary file, cannot remove: {exc.strerror}"
+            skipped.append(Skipped(path, reason))
+    return skipped
 
 
 def _inside(path: Path, real_top: str) -> bool:

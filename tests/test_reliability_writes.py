@@ -215,8 +215,8 @@ def test_sigkill_during_in_place_run_then_rerun(tmp_path: Path) -> None:
     print(f"SIGKILL: {original} original, {translated} translated, {len(temps)} temp files")
 
 
-def test_stale_temp_files_of_dead_runs_are_removed(tmp_path: Path) -> None:
-    from hipport.project import discover
+def test_stale_temp_files_of_dead_runs_are_found_then_removed(tmp_path: Path) -> None:
+    from hipport.project import discover, remove_stale_temps
 
     dead = subprocess.Popen(["true"])
     dead.wait()
@@ -228,8 +228,42 @@ def test_stale_temp_files_of_dead_runs_are_removed(tmp_path: Path) -> None:
     user_file = tmp_path / ".notes.hipport-tmp.txt"
     user_file.write_bytes(b"mine")
     found = discover([tmp_path])
+    # discovery only reads: it names the stale file and leaves it (a writing run removes it)
+    assert found.stale_temps == [stale] and stale.exists()
+    assert [f.relpath for f in found.files] == ["a.cu"]
+    removed = remove_stale_temps(found.stale_temps)
     assert not stale.exists() and live.exists() and user_file.exists()
-    assert any("interrupted run" in s.reason for s in found.skipped)
+    assert [s.path for s in removed] == [stale] and "interrupted run" in removed[0].reason
+
+
+@pytest.mark.parametrize(
+    ("args", "removes"),
+    [
+        (["check", "--no-cache"], False),
+        (["translate", "--diff"], False),
+        (["translate", "--stdout"], False),
+        (["translate", "--in-place"], True),
+        (["translate", "-o", "OUT"], True),
+    ],
+)
+def test_only_writing_runs_remove_stale_temp_files(
+    tmp_path: Path, args: list[str], removes: bool
+) -> None:
+    """`check` says it writes only reports, so it deletes nothing, not even a temporary
+    file a killed run left; translate -o and --in-place remove it (issues 24, 30)."""
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    tree = tmp_path / "t"
+    tree.mkdir()
+    (tree / "a.cu").write_bytes(SRC)
+    stale = tree / f".a.cu.{dead.pid}.x1y2z3.hipport-tmp"
+    stale.write_bytes(b"half a file")
+    command = [a if a != "OUT" else tmp_path / "out" for a in args]
+    proc = hipport([command[0], tree, *command[1:], "--no-progress"], tmp_path / "cache")
+    assert proc.returncode in (0, 1), proc.stderr[-2000:]
+    assert stale.exists() is not removes
+    if not removes:
+        assert stale.read_bytes() == b"half a file"
 
 
 # --- output directory containment -----------------------------------------------------------

@@ -39,10 +39,12 @@ class SuggestingGroup(click.Group):
 
 class LazyGroup(SuggestingGroup):
     def invoke(self, ctx: click.Context) -> object:
-        """Every subcommand under the one error handler (hipport.cli.errors)."""
+        """Every subcommand under the one error handler (hipport.cli.errors); a command
+        returns its exit code (None: 0), and this is the one place the process exits."""
         from hipport.cli.errors import guarded
 
-        return guarded(lambda: super(LazyGroup, self).invoke(ctx))
+        code = guarded(lambda: super(LazyGroup, self).invoke(ctx))
+        ctx.exit(code if isinstance(code, int) else 0)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(name for name, (module, _, _) in COMMANDS.items() if _exists(module))

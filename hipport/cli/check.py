@@ -101,7 +101,7 @@ def check(
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     **values: Any,
-) -> None:
+) -> int:
     """Report what cannot be ported to HIP for the target ROCm; exit 1 when findings reach
     --fail-on. Nothing is written except the reports. `hipport check -` checks one source
     read from standard input (name it with --stdin-filename)."""
@@ -155,8 +155,7 @@ def check(
         relpath = result.path
         options = replace(options, sources=lambda p: stdin_data if p == relpath else None)
     out.write_reports(report, targets, options)
-    if not exit_zero:
-        sys.exit(exit_code(report.findings, fail_on))
+    return 0 if exit_zero else exit_code(report.findings, fail_on)
 
 
 def _show_branches(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
@@ -26,23 +26,26 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for a Ctrl-C
 
 
 def guarded(run: Callable[[], Any]) -> Any:
-    """Call `run`; turn what escapes it into a message and the exit code of the table."""
+    """Call `run` (a command: it returns its exit code); turn what escapes it into a
+    message and the exit code of the table, returned to hipport.cli's main."""
     try:
         return run()
     except (click.exceptions.Exit, click.ClickException, click.Abort):
         raise  # click's own: usage errors exit 2, --help and --version 0
     except KeyboardInterrupt:
-        _fail("interrupted; every file is either as it was or fully written", EXIT_INTERRUPTED)
+        return _fail(
+            "interrupted; every file is either as it was or fully written", EXIT_INTERRUPTED
+        )
     except BrokenPipeError:  # `| head`: the reader has gone; nothing left to tell it
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(EXIT_FINDINGS)
+        return EXIT_FINDINGS
     except Exception as exc:  # the CLI's last line of defence
         if _is_input_error(exc):  # the user's input (configuration, baseline), not a bug
-            _fail(f"error: {exc}", EXIT_ERROR)
+            return _fail(f"error: {exc}", EXIT_ERROR)
         if os.environ.get("HIPPORT_DEBUG"):
             raise
-        _fail(
+        return _fail(
             f"error: {exc} (internal error: {type(exc).__name__}; "
             "set HIPPORT_DEBUG=1 for the traceback)",
             EXIT_ERROR,
@@ -58,6 +61,6 @@ def _is_input_error(exc: Exception) -> bool:
     return isinstance(exc, ConfigError | BaselineError | EmptyRun | PolicyError)
 
 
-def _fail(message: str, code: int) -> NoReturn:
+def _fail(message: str, code: int) -> int:
     click.echo(f"hipport: {message}", err=True)
-    sys.exit(code)
+    return code

@@ -8,7 +8,6 @@ configuration hipport itself rejects.
 
 from __future__ import annotations
 
-import sys
 import tomllib
 from pathlib import Path
 
@@ -70,7 +69,7 @@ repos:
     help="The ROCm release to write as the target (default: the newest in the tables).",
 )
 @click.option("--dry-run", is_flag=True, help="Print what would be written; write nothing.")
-def init(directory: Path, rocm, dry_run: bool) -> None:
+def init(directory: Path, rocm, dry_run: bool) -> int:
     """Write a starter [tool.hipport] configuration in DIRECTORY (default: here).
 
     Into pyproject.toml when there is one, else a new .hipport.toml. Existing settings are
@@ -98,7 +97,7 @@ def init(directory: Path, rocm, dry_run: bool) -> None:
         click.echo(f"hipport: {'added [tool.hipport] to' if existed else 'wrote'} {plan.path}")
     click.echo("\nAdd this to .pre-commit-config.yaml to check every commit:\n")
     click.echo(pre_commit_snippet(), nl=False)
-    sys.exit(0)
+    return 0
 
 
 class Plan:

@@ -3,7 +3,6 @@ sources as HIP. The scan is `hipport check`'s own run, target and policy."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +43,7 @@ def shim(
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     **values: Any,
-) -> None:
+) -> int:
     """Generate a shim for the CUDA sources under PATHS: one forwarding header per CUDA
     header they include and one mapping header (hipport_shim.h) with exactly the names they
     use, version-guarded for every ROCm up to the target. A name the compiled-against HIP
@@ -71,7 +70,7 @@ def shim(
             click.echo(
                 f"hipport: shim {check_dir} is current ({len(result.files)} files)", err=True
             )
-        sys.exit(1 if stale else 0)
+        return 1 if stale else 0
     from hipport.shim import write_shim
 
     written = write_shim(outdir, result.files)
@@ -82,4 +81,4 @@ def shim(
     )
     if report:
         result.print_report()
-    sys.exit(result.exit_code)
+    return result.exit_code

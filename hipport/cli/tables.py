@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sys
 from typing import Any
 
 import click
@@ -45,7 +44,7 @@ def _console():
 @click.argument("name")
 @target_options
 @format_option
-def show(name: str, fmt: str, **target_values: Any) -> None:
+def show(name: str, fmt: str, **target_values: Any) -> int | None:
     """Show one entry, looked up by its CUDA name, its HIP name or a hipExt name, with every
     version column, what it resolves to for the target, and the argument rewrites that
     apply to its calls; or the rule for a CUDA namespace (cub, cuda, thrust, ...)."""
@@ -65,7 +64,7 @@ def show(name: str, fmt: str, **target_values: Any) -> None:
             f"(try: hipport tables search {name[:6]})",
             err=True,
         )
-        sys.exit(1)
+        return 1
     entries = []
     for row in rows:
         res = resolve(tbl, row.cuda, target)
@@ -289,7 +288,7 @@ def diff(older, newer, families: tuple[str, ...], fmt: str, **target_values: Any
 @click.argument("pattern")
 @format_option
 @click.option("--limit", type=int, default=200, show_default=True, help="At most this many.")
-def search(pattern: str, fmt: str, limit: int) -> None:
+def search(pattern: str, fmt: str, limit: int) -> int | None:
     """Find entries whose CUDA, HIP or ROC name matches PATTERN: a case-insensitive substring,
     a glob (cudaMemcpy*), or a regular expression (^cuda.*Async$)."""
     from hipport.tables.queries import search as compute
@@ -323,4 +322,4 @@ def search(pattern: str, fmt: str, limit: int) -> None:
         click.echo(f"... {len(rows) - limit} more (use --limit)")
     if not rows and not exts:
         click.echo(f"no entry matches {pattern!r}", err=True)
-        sys.exit(1)
+        return 1

@@ -241,7 +241,7 @@ def translate(
     stats_json: Path | None,
     progress: bool | None,
     **values: Any,
-) -> None:
+) -> int:
     """Rewrite CUDA sources under PATHS to HIP.
 
     Choose one output: -o DIR (a mirrored tree), --in-place, --diff or --stdout. Sources
@@ -287,6 +287,8 @@ def translate(
     if outdir is not None:
         _check_outdir(outdir, paths)
         opts.with_other = True
+    # a writing run removes the temporary files dead runs left (check only names them)
+    opts.clean_stale_temps = outdir is not None or in_place
     # writing a tree needs outputs and summary counts, not every cached result's findings
     opts.need_results = not (outdir is not None or in_place) or fail_on != "never"
     code = _translate(
@@ -304,7 +306,7 @@ def translate(
         progress,
         policy,
     )
-    sys.exit(code)
+    return code
 
 
 def _translate(

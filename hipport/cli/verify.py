@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -52,7 +51,7 @@ def verify(
     include_dirs: tuple[Path, ...],
     progress: bool | None,
     **values: Any,
-) -> None:
+) -> int:
     """Translate PATH (a file or a tree) into a temporary directory and compile every
     translation unit with the HIP compiler in syntax-only mode; list the files that fail,
     with the compiler's first error. Exit 1 if any file fails, 2 if no compiler is found."""
@@ -66,7 +65,7 @@ def verify(
         click.echo(
             "hipport: error: no HIP compiler found (install hipcc or pass --hip-compiler)", err=True
         )
-        sys.exit(2)
+        return 2
     version = hip_version or detect()
     with tempfile.TemporaryDirectory(prefix="hipport-verify-") as tmp:
         if translated:
@@ -95,4 +94,4 @@ def verify(
         f"{', HIP ' + version if version else ''})",
         err=True,
     )
-    sys.exit(1 if failed else 0)
+    return 1 if failed else 0

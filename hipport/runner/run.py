@@ -15,7 +15,14 @@ from hipport.findings import SKIPPED_PREFIX
 from hipport.fsio import DEFAULT_MAX_FILE_SIZE
 from hipport.options import EngineOptions
 from hipport.policy import apply_project_filters
-from hipport.project import SOURCE_SUFFIXES, EmptyRun, classify, discover
+from hipport.project import (
+    SOURCE_SUFFIXES,
+    EmptyRun,
+    classify,
+    discover,
+    remove_stale_temps,
+    stale_temps_kept,
+)
 from hipport.runner.compile_db import load_compile_commands
 from hipport.runner.outcome import FileKind, FileOutcome, FileStatus, RunSummary, outcome_of
 from hipport.runner.per_path import apply_config_patterns, per_file_options
@@ -54,6 +61,9 @@ class RunOptions:
     allow_empty: bool = False  # False: finding no source at all is an error (EmptyRun)
     force_exclude: bool = False  # True: the config's exclude applies to named files too
     defines: tuple[str, ...] = ()  # the project's macros: "-DNAME[=VALUE]", "-UNAME", in order
+    # True (translate -o / --in-place): remove the temporary files of dead runs discovery
+    # found. A run that writes nothing (check) deletes nothing: it only names them.
+    clean_stale_temps: bool = False
 
 
 def options_key(
@@ -106,6 +116,10 @@ def run_paths(
         suffixes=opts.suffixes,
         with_other=opts.with_other,
     )
+    if opts.clean_stale_temps:
+        discovery.skipped.extend(remove_stale_temps(discovery.stale_temps))
+    else:
+        discovery.skipped.extend(stale_temps_kept(discovery.stale_temps))
     found = apply_config_patterns(discovery.files, config, opts.with_other, opts.force_exclude)
     work = [f for f in found if f.kind != FileKind.OTHER]
     renames = include_renames(work, opts.rename_suffix)
