@@ -20,14 +20,7 @@ from dataclasses import dataclass, field
 from hipport.catalogue import SEMANTIC_PARSE_ERROR
 from hipport.edits import Edit, OverlappingEdits, apply, compose, normalize
 from hipport.findings import Finding, Use
-from hipport.lexer import (
-    Columns,
-    LexError,
-    Token,
-    lex,
-    lex_columns,
-    might_need_translation,
-)
+from hipport.lexer import LexError, Tokens, lex, might_need_translation
 from hipport.options import EngineOptions
 from hipport.rules import Context, Rule, RuleResult, all_rules, rule_for, vocabulary
 from hipport.rules.branches import only_live
@@ -88,14 +81,14 @@ def _translate(
     if path.endswith(PASS_THROUGH_SUFFIXES) or not might_need_translation(source):
         return TranslationResult(path, source, source, defined_names=_safe_defined(source, path))
     try:
-        lexed = lex_columns(source, path)
+        tokens = lex(source, path)
     except LexError as exc:
         return TranslationResult(path, source, source, error=str(exc))
-    return _translate_tokens(source, lexed, path, target, options)
+    return _translate_tokens(source, tokens, path, target, options)
 
 
 def _translate_tokens(
-    source: bytes, lexed: Columns, path: str, target: Target, options: EngineOptions
+    source: bytes, tokens: Tokens, path: str, target: Target, options: EngineOptions
 ) -> TranslationResult:
     # The file's objects are freed by reference counting when it is done (Context.release
     # breaks the cycles among its lookups), so the cyclic collector is paused meanwhile:
@@ -104,7 +97,7 @@ def _translate_tokens(
     gc.disable()
     ctx: Context | None = None
     try:
-        ctx = _context(source, lexed, path, target, options)
+        ctx = _context(source, tokens, path, target, options)
         return _run_rules(source, ctx)
     finally:
         if ctx is not None:
@@ -137,16 +130,12 @@ def _run_rules(source: bytes, ctx: Context) -> TranslationResult:
 
 
 def _context(
-    source: bytes,
-    lexed: Columns | list[Token],
-    path: str,
-    target: Target,
-    options: EngineOptions,
+    source: bytes, tokens: Tokens, path: str, target: Target, options: EngineOptions
 ) -> Context:
     tables = options.tables or load_tables()
-    ctx = Context(source, lexed, path, target, tables, options, vocabulary=vocabulary())
+    ctx = Context(source, tokens, path, target, tables, options, vocabulary=vocabulary())
     # the directive lines are found once per file, for this and for every rule
-    ctx.defined = names_defined_by(ctx.lexed, source, ctx.directives)
+    ctx.defined = names_defined_by(tokens, ctx.directives)
     return ctx
 
 
@@ -232,10 +221,10 @@ def explain_branches(
 
     options = options or EngineOptions()
     try:
-        lexed = lex_columns(source, path)
+        tokens = lex(source, path)
     except LexError as exc:
         return [f"{path}: cannot read: {exc}"]
-    ctx = _context(source, lexed, path, target, options)
+    ctx = _context(source, tokens, path, target, options)
     try:
         return explain(ctx)
     finally:
@@ -256,6 +245,6 @@ def _safe_defined(source: bytes, path: str) -> frozenset[str]:
     if not might_need_translation(source):
         return frozenset()
     try:
-        return names_defined_by(lex_columns(source, path), source)
+        return names_defined_by(lex(source, path))
     except LexError:
         return frozenset()

@@ -21,20 +21,38 @@ import gc
 import re
 import sys
 import threading
-from bisect import bisect_left, bisect_right
 from ctypes import POINTER, byref, c_uint, cast, sizeof
-from functools import cache, partial
-from itertools import accumulate, islice, repeat
-from operator import add, itemgetter, le, methodcaller
+from functools import cache
+from itertools import islice
+from operator import add, itemgetter, le
 from typing import NamedTuple
 
 from clang import cindex
 
-IDENTIFIER = "identifier"
-KEYWORD = "keyword"
-LITERAL = "literal"
-PUNCTUATION = "punctuation"
-COMMENT = "comment"
+from hipport.tokens import (
+    COMMENT,
+    IDENTIFIER,
+    KEYWORD,
+    LITERAL,
+    PUNCTUATION,
+    Token,
+    Tokens,
+)
+
+__all__ = [
+    "COMMENT",
+    "IDENTIFIER",
+    "KEYWORD",
+    "LITERAL",
+    "PUNCTUATION",
+    "LexError",
+    "Token",
+    "Tokens",
+    "decode",
+    "lex",
+    "lex_by_full_parse",
+    "might_need_translation",
+]
 
 # libclang's CXTokenKind values, in order.
 _KINDS = (PUNCTUATION, KEYWORD, IDENTIFIER, LITERAL, COMMENT)
@@ -75,102 +93,6 @@ _BOM = b"\xef\xbb\xbf"
 _SKIP_LINE = b"#if 0\r\n"
 
 
-class _Fields(NamedTuple):
-    kind: str
-    text: str
-    start: int
-    end: int
-    where: _Lines | _At
-
-
-class Token(_Fields):
-    """One token: `kind`, `text`, `start`/`end` (byte offsets), and `line`/`column`
-    (1-based, column in bytes), which are looked up from the file's line starts when asked
-    for (few tokens ever are: a finding's or a use's position)."""
-
-    __slots__ = ()
-
-    def __new__(cls, kind: str, text: str, start: int, end: int, line: int, column: int) -> Token:
-        return _Fields.__new__(cls, kind, text, start, end, _At(line, column))
-
-    @property
-    def line(self) -> int:
-        return self.where.position(self.start)[0]
-
-    @property
-    def column(self) -> int:
-        return self.where.position(self.start)[1]
-
-    def __getnewargs__(self) -> tuple[str, str, int, int, int, int]:  # type: ignore[override]
-        return (self.kind, self.text, self.start, self.end, self.line, self.column)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Token):
-            return NotImplemented
-        return self[:4] == other[:4] and (
-            self.where is other.where
-            or self.where.position(self.start) == other.where.position(other.start)
-        )
-
-    def __ne__(self, other: object) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
-    def __hash__(self) -> int:
-        return hash(self[:4])
-
-    def __repr__(self) -> str:
-        return (
-            f"Token(kind={self.kind!r}, text={self.text!r}, start={self.start}, "
-            f"end={self.end}, line={self.line}, column={self.column})"
-        )
-
-
-class _Lines:
-    """The line starts of one source as clang counts lines, shared by all its tokens and
-    found on the first position asked for."""
-
-    __slots__ = ("_starts", "source")
-
-    def __init__(self, source: bytes) -> None:
-        self.source = source
-        self._starts: list[int] | None = None
-
-    def position(self, offset: int) -> tuple[int, int]:  # the _Lines protocol
-        starts = self._starts
-        if starts is None:
-            starts = self._starts = _clang_line_starts(self.source)
-        line = bisect_right(starts, offset)
-        return line, offset - starts[line - 1] + 1
-
-
-class _TokenLines:
-    """Positions for the columns of tokens the documented path made: a token's start is
-    where that token says it is (libclang's own line and column); any other offset is
-    looked up in the source's line starts."""
-
-    __slots__ = ("_lines", "_starts", "_tokens")
-
-    def __init__(self, tokens: TokenList, source: bytes) -> None:
-        self._tokens, self._starts, self._lines = tokens, tokens.starts, _Lines(source)
-
-    def position(self, offset: int) -> tuple[int, int]:  # the _Lines protocol
-        i = bisect_left(self._starts, offset)
-        if i < len(self._starts) and self._starts[i] == offset:
-            return self._tokens[i].where.position(offset)
-        return self._lines.position(offset)
-
-
-class _At(NamedTuple):
-    """A position given outright (a Token built by hand)."""
-
-    line: int
-    column: int
-
-    def position(self, offset: int) -> tuple[int, int]:  # the _Lines protocol
-        return self.line, self.column
-
-
 class LexError(Exception):
     """The source could not be tokenized (libclang refused it)."""
 
@@ -190,29 +112,16 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
-def lex(source: bytes, path: str = "<input>") -> list[Token]:
+def lex(source: bytes, path: str = "<input>") -> Tokens:
     """Tokenize `source` (the whole file, every preprocessor arm). Raises LexError."""
-    return lex_columns(source, path).tokens()
-
-
-def lex_columns(source: bytes, path: str = "<input>") -> Columns:
-    """`lex` as columns: the Token objects are made only if someone asks for them."""
     _admit(source, path)
     if not source:
-        return Columns([], [], [], [], _Lines(source))
+        return Tokens([], [], [], [], source)
     wrapped = _wrap(source)
     with _PARSER.lock:  # one unit per process: one file at a time in it
         tu = _PARSER.parse(wrapped.buffer, path)
         read = _tokens(tu, wrapped, source)
-    return read if isinstance(read, Columns) else _as_columns(read, source)
-
-
-def _as_columns(tokens: list[Token], source: bytes) -> Columns:
-    """Columns of tokens the documented path made (each knows its own line and column)."""
-    cols = columns(tokens)
-    out = Columns(cols.texts, cols.kinds, cols.starts, cols.ends, _TokenLines(cols, source))
-    out._tokens = cols  # made here, with its tokens
-    return out
+    return read if isinstance(read, Tokens) else Tokens.of(read, source)
 
 
 def lex_by_full_parse(source: bytes, path: str = "<input>") -> list[Token]:
@@ -233,7 +142,7 @@ def lex_by_full_parse(source: bytes, path: str = "<input>") -> list[Token]:
     except cindex.TranslationUnitLoadError as exc:
         raise LexError(f"{path}: libclang could not load the file: {exc}") from None
     read = _tokens(tu, _Wrapped(source, 0, 0, 0), source, fast=False)
-    assert not isinstance(read, Columns)
+    assert not isinstance(read, Tokens)
     return read
 
 
@@ -304,7 +213,7 @@ _PARSER = _Parser()
 
 def _tokens(
     tu: cindex.TranslationUnit, wrapped: _Wrapped, source: bytes, fast: bool = True
-) -> list[Token] | Columns:
+) -> list[Token] | Tokens:
     """The source's tokens (as columns on the fast path); `fast=False` takes only the
     documented libclang calls."""
     lib = cindex.conf.lib
@@ -346,90 +255,9 @@ _LAYOUT_OK = (
 )
 # Tokens per file compared with the documented path (besides the first and the last).
 _SAMPLE = 8
-_new_token = partial(tuple.__new__, Token)
-# Clang's line breaks: \n, \r, and the pairs \r\n and \n\r counted once.
-_CLANG_NEWLINE = re.compile(rb"\r\n|\n\r|\r|\n")
-_END = methodcaller("end")
 
 
-class TokenList(list):
-    """The tokens `lex` returns, with the columns it read them from (the same values as
-    the tokens' fields, as lists): rules that only look for a few names test them at C
-    speed (`set(texts)`, `list.index`, `compress`) instead of walking every Token."""
-
-    __slots__ = ("ends", "kinds", "starts", "texts")
-
-    texts: list[str]
-    kinds: list[str]
-    starts: list[int]
-    ends: list[int]
-
-
-class Columns:
-    """A file's tokens as four parallel lists (`texts`, `kinds`, `starts`, `ends`), what
-    `lex_columns` returns: the Token objects are made only when `tokens()` is first asked
-    for (most files need few of them, or none)."""
-
-    __slots__ = ("_tokens", "ends", "kinds", "starts", "texts", "where")
-
-    def __init__(  # the four columns and their line table
-        self,
-        texts: list[str],
-        kinds: list[str],
-        starts: list[int],
-        ends: list[int],
-        where: _Lines | _TokenLines,
-    ) -> None:
-        self.texts, self.kinds, self.starts, self.ends = texts, kinds, starts, ends
-        self.where = where
-        self._tokens: TokenList | None = None
-
-    def __len__(self) -> int:
-        return len(self.texts)
-
-    def token(self, i: int) -> Token:
-        """Token i (made on its own, without the others)."""
-        if self._tokens is not None:
-            return self._tokens[i]
-        return _new_token((self.kinds[i], self.texts[i], self.starts[i], self.ends[i], self.where))
-
-    def tokens(self) -> TokenList:
-        """Every token, made on the first call (the later calls return the same list)."""
-        if self._tokens is None:
-            collecting = gc.isenabled()
-            gc.disable()  # millions of new tuples, no cycle among them
-            try:
-                out = TokenList(
-                    map(
-                        _new_token,
-                        zip(self.kinds, self.texts, self.starts, self.ends, repeat(self.where)),
-                    )
-                )
-            finally:
-                if collecting:
-                    gc.enable()
-            out.texts, out.kinds, out.starts, out.ends = (
-                self.texts,
-                self.kinds,
-                self.starts,
-                self.ends,
-            )
-            self._tokens = out
-        return self._tokens
-
-
-def columns(tokens: list[Token] | Columns) -> TokenList | Columns:
-    """The columns of `tokens`: the lexer's own when it made them, else computed."""
-    if isinstance(tokens, (TokenList, Columns)):
-        return tokens
-    out = TokenList(tokens)
-    out.kinds, out.texts, out.starts, out.ends = (
-        list(map(itemgetter(i), tokens)) for i in range(4)
-    )
-    return out
-
-
-def _fast_convert(lib, tu, memory, n: int, wrapped: _Wrapped, source: bytes) -> Columns | None:
+def _fast_convert(lib, tu, memory, n: int, wrapped: _Wrapped, source: bytes) -> Tokens | None:
     """Tokens read straight from the CXToken array (kind, raw location, length): one
     libclang call per file instead of six per token, which was most of the lexing time.
     None when anything does not match the documented path, which the caller then takes."""
@@ -465,10 +293,10 @@ def _fast_convert(lib, tu, memory, n: int, wrapped: _Wrapped, source: bytes) -> 
     else:
         texts = [decode(source[a:b]) for a, b in zip(starts, ends, strict=True)]
     kinds = [_KINDS[ids[0]]] if n == 1 else list(itemgetter(*ids)(_KINDS))
-    out = Columns(texts, kinds, starts, ends, _Lines(source))
+    out = Tokens(texts, kinds, starts, ends, source)
     sample = sorted({0, n - 1, *range(0, n, max(1, n // _SAMPLE))})
     documented = _convert(lib, tu, [memory[i] for i in sample], wrapped, source)
-    if documented != [out.token(i) for i in sample]:
+    if documented != [out[i] for i in sample]:
         return None
     return out
 
@@ -494,13 +322,6 @@ def _spans(locs: memoryview, lengths: memoryview, shift: int) -> tuple[list[int]
         memoryview(first.to_bytes(width, order)).cast("I").tolist(),
         memoryview(last.to_bytes(width, order)).cast("I").tolist(),
     )
-
-
-def _clang_line_starts(source: bytes) -> list[int]:
-    """line_starts() as clang counts lines (it also breaks at a lone \r)."""
-    if b"\r" not in source:
-        return line_starts(source)
-    return [0, *map(_END, _CLANG_NEWLINE.finditer(source))]
 
 
 def _convert(lib, tu, array, wrapped: _Wrapped, source: bytes) -> list[Token]:  # ctypes objects
@@ -532,10 +353,3 @@ def _convert(lib, tu, array, wrapped: _Wrapped, source: bytes) -> list[Token]:  
         column = col.value + wrapped.bom if n_line == first_line else col.value
         append(Token(kinds[get_kind(tok)], text, s, e, n_line - wrapped.lines, column))
     return out
-
-
-def line_starts(source: bytes) -> list[int]:
-    """Byte offset of the start of every line (for offset -> line/column)."""
-    starts = list(accumulate(map((1).__add__, map(len, source.split(b"\n"))), initial=0))
-    starts.pop()  # the offset one past the end
-    return starts

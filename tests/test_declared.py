@@ -1,15 +1,15 @@
 """names_defined_by (hipport.rules.declared): the names a file defines, on the cases its
 candidate search at C speed must not miss (further declarators, enumerators, comments that
 start at a line splice, directive lines, structured bindings) and on the ones it must not
-take. The expected sets are the heuristic's own answers; every input form (the lexer's
-columns, its TokenList, a plain list of Token) gives the same."""
+take. The expected sets are the heuristic's own answers; the directive lines found by the
+call or given by the caller give the same."""
 
 from __future__ import annotations
 
 import pytest
 
 from hipport.engine import names_defined_by
-from hipport.lexer import lex, lex_columns
+from hipport.lexer import lex
 from hipport.rules.tokens import directives
 
 CASES = [
@@ -57,14 +57,7 @@ CASES = [
 
 @pytest.mark.parametrize(("source", "expected"), CASES)
 def test_names_defined_by(source: bytes, expected: set[str]) -> None:
-    cols = lex_columns(source, "a.cu")
-    names = names_defined_by(cols, source, directives(source, cols))
+    tokens = lex(source, "a.cu")
+    names = names_defined_by(tokens, directives(source, tokens))
     assert names == frozenset(expected)
-    assert names_defined_by(lex(source), source) == names
-    assert names_defined_by(list(lex(source)), source) == names
-
-
-def test_without_the_source_directive_lines_stay_in_the_code() -> None:
-    source = b"#ifdef HAVE_X\nint b;\n#endif\n"
-    assert names_defined_by(lex(source)) == frozenset({"b"})
-    assert names_defined_by(lex(source), source) == frozenset({"HAVE_X", "b"})
+    assert names_defined_by(lex(source)) == names

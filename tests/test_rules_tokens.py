@@ -1,4 +1,5 @@
-"""Shared token helpers: neighbours, matching brackets, call arguments, directives."""
+"""Shared token helpers (neighbours, launches, directives) and the code view's brackets and
+call arguments."""
 
 from __future__ import annotations
 
@@ -8,10 +9,8 @@ from hipport.rules.tokens import (
     directives,
     is_launch_close,
     is_launch_open,
-    matching,
     next_code,
     prev_code,
-    split_args,
 )
 
 
@@ -22,29 +21,50 @@ def test_prev_next_skip_comments() -> None:
     assert prev_code(toks, 0) is None
 
 
-def test_matching_nested() -> None:
-    toks = lex(b"f(a, (b), [c], {d})")
-    assert matching(toks, 1) == len(toks) - 1
-    assert matching(toks, 0) is None
+def test_match_nested() -> None:
+    code = lex(b"f(a, (b), [c], {d})").code()
+    assert code.match(1) == len(code) - 1
+    assert code.match(0) is None
 
 
-def test_matching_unbalanced() -> None:
-    toks = lex(b"f(a, (b]")
-    assert matching(toks, 1) is None
+def test_match_unbalanced() -> None:
+    assert lex(b"f(a, (b]").code().match(1) is None
 
 
-def test_split_args() -> None:
-    toks = lex(b"f(a, g(b, c), d[1, 2])")
-    args = split_args(toks, 1, len(toks) - 1)
-    got = [" ".join(t.text for t in toks[a:b]) for a, b in args]
+def test_arguments() -> None:
+    code = lex(b"f(a, g(b, c), d[1, 2])").code()
+    args = code.arguments(1, len(code) - 1)
+    assert args is not None
+    got = [" ".join(code.texts[a:b]) for a, b in args]
     assert got == ["a", "g ( b , c )", "d [ 1 , 2 ]"]
 
 
-def test_split_args_empty() -> None:
-    toks = lex(b"f()")
-    assert split_args(toks, 1, 2) == []
-    toks = lex(b"f(/* none */)")
-    assert split_args(toks, 1, 3) == []
+def test_arguments_empty() -> None:
+    assert lex(b"f()").code().arguments(1, 2) == []
+    # the comment is no code token: `(` and `)` are code tokens 1 and 2
+    assert lex(b"f(/* none */)").code().arguments(1, 2) == []
+
+
+def test_arguments_with_template_lists() -> None:
+    code = lex(b"f(g<int, 2>(x), a < b && c, d)").code()
+    close = code.match(1)
+    assert close == len(code) - 1
+    plain = code.arguments(1, close)
+    templates = code.arguments(1, close, templates=True)
+    assert plain is not None and templates is not None
+    assert len(plain) == 4  # every top-level comma splits
+    # `g<int, 2>` reads as a template argument list (its comma does not split), `a < b &&`
+    # does not (`&&` cannot stand in one)
+    assert len(templates) == 3
+    assert [" ".join(code.texts[a:b]) for a, b in templates][0] == "g < int , 2 > ( x )"
+
+
+def test_code_index_conversion() -> None:
+    tokens = lex(b"a /* c */ b // d\n")
+    code = tokens.code()
+    assert code.texts == ["a", "b"]
+    assert [code.to_all(k) for k in range(2)] == [0, 2]
+    assert [code.from_all(i) for i in range(len(tokens))] == [0, 1, 1, 2]
 
 
 def test_code_range_strips_comments() -> None:

@@ -19,15 +19,13 @@ from functools import cached_property
 
 from hipport.catalogue import ARGUMENTS_NOT_REWRITTEN, DATA_LOSS
 from hipport.edits import Edit
-from hipport.lexer import IDENTIFIER, LITERAL, PUNCTUATION, Token
+from hipport.lexer import IDENTIFIER, LITERAL, PUNCTUATION, Token, Tokens
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.tokens import (
-    code_range,
+    close_of,
     is_member_or_qualified,
     is_punct,
-    matching,
     next_code,
-    split_template_args,
 )
 from hipport.tables import Status
 from hipport.tables.arguments import (
@@ -87,20 +85,20 @@ class ArgumentsRule:
         table = argument_tables(ctx.tables.directory)
         if not table.calls or ctx.identifiers.isdisjoint(table.calls):
             return out  # no call of the table in the file: no code index, no Token needed
-        texts = ctx.texts
+        texts = ctx.tokens.texts
         skip = ctx.options.disabled_mappings | ctx.user_declared
         user = ctx.options.user_renames
         code = ctx.code
         lists: list[frozenset[str]] = []  # the file's argument-list macros, on first need
         for k in code.indices(table.calls.keys()):
-            i = code.orig[k]
+            i = code.tokens.to_all(k)
             name = texts[i]
             if name in skip or name in user:
                 continue
             d = ctx.directive_at.get(i)
             if d is not None and d.name == "include":
                 continue
-            if is_member_or_qualified(ctx.columns, i, ctx.directive_at):
+            if is_member_or_qualified(ctx.tokens, i, ctx.directive_at):
                 continue
             res = ctx.resolve(name)
             if res.status is not Status.MAPPED:
@@ -121,7 +119,7 @@ class ArgumentsRule:
         out: RuleResult,
     ) -> None:
         edits, findings = out.edits, out.findings
-        tokens = ctx.token_view
+        tokens = ctx.tokens
         tok = tokens[i]
         lparen = next_code(tokens, i)
         if lparen is None or not is_punct(tokens, lparen, "("):
@@ -147,7 +145,7 @@ class ArgumentsRule:
             )
             return
         if _changed(call):
-            rparen = matching(tokens, lparen)
+            rparen = close_of(ctx.tokens, lparen)
             assert rparen is not None  # _parse checked it
             edits.append(_composite(ctx, call, tokens[lparen].end, tokens[rparen].start))
 
@@ -158,23 +156,23 @@ def _order(row: ArgumentRewrite) -> int:
 
 
 def _parse(ctx: Context, i: int, lparen: int, new_name: str, lists: frozenset[str]) -> _Call:
-    tokens = ctx.token_view
-    rparen = matching(tokens, lparen)
+    tokens = ctx.tokens
+    rparen = close_of(ctx.tokens, lparen)
     if rparen is None:
         raise _Unsafe("its parentheses do not balance (an #if or a macro inside the call?)")
     home = ctx.directive_at.get(i)
     for k in range(lparen, rparen):
         if ctx.directive_at.get(k) is not home:
             raise _Unsafe("a preprocessor line sits inside the argument list")
-    args = split_template_args(tokens, lparen, rparen)
+    code = tokens.code()
+    args = code.arguments(code.from_all(lparen), code.from_all(rparen), templates=True)
     if args is None:
         raise _Unsafe("its brackets do not balance")
-    ranges = []
+    ranges = []  # in all-token indices, from the first code token to the last
     for a, b in args:
-        r = code_range(tokens, a, b)
-        if r is None:
+        if a >= b:
             raise _Unsafe("an argument is empty")
-        ranges.append(r)
+        ranges.append((code.to_all(a), code.to_all(b - 1) + 1))
     for a, b in ranges:
         if any(tokens[k].text == "__VA_ARGS__" for k in range(a, b)):
             raise _Unsafe("__VA_ARGS__ is among the arguments, so their number is not known")
@@ -196,7 +194,7 @@ def _parse(ctx: Context, i: int, lparen: int, new_name: str, lists: frozenset[st
 def _argument_list_macros(ctx: Context) -> frozenset[str]:
     """Object-like macros of this file whose body holds a top-level comma: used as one
     argument, they pass several."""
-    tokens = ctx.token_view
+    tokens = ctx.tokens
     out = set()
     for d in ctx.directives:
         if d.name != "define" or d.hash + 3 >= d.end:
@@ -245,7 +243,7 @@ def _cast(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> Non
     to = "size_t*" if row.action == "reinterpret-cast-size-t" else row.value or KERNEL_CAST
     k = _need(call, row.arg, row, f"the cast to {to}")
     a, b = call.token_ranges[k]
-    tokens = ctx.token_view
+    tokens = ctx.tokens
     if to == KERNEL_CAST:
         # a kernel given by name is cast; a pointer expression (a cast, ...) is one already
         if not _plain_name(tokens, a, b):
@@ -318,7 +316,7 @@ def _add_var(ctx: Context, call: _Call, row: ArgumentRewrite, findings, tok) -> 
     k = _need(call, row.arg, row, "copying an argument")
     to = row.move_to if row.move_to is not None else len(call.spans)
     a, b = call.token_ranges[k]
-    tokens = ctx.token_view
+    tokens = ctx.tokens
     if any(tokens[j].kind == PUNCTUATION and tokens[j].text in _SIDE_EFFECTS for j in range(a, b)):
         raise _Unsafe(f"argument {k + 1} would be passed twice, and it has a side effect")
     key = (to - 0.5, 0) if to < len(call.spans) else (float(len(call.spans) + to), 0)
@@ -419,7 +417,7 @@ def _has_comment(src: bytes, span: tuple[int, int]) -> bool:
     return b"/*" in text or b"//" in text
 
 
-def _plain_name(tokens: list[Token], a: int, b: int) -> bool:
+def _plain_name(tokens: Tokens, a: int, b: int) -> bool:
     """`k`, `ns::k`, `&k`, `k<T, 4>`: a (qualified, template) name, maybe with `&`."""
     if tokens[a].text == "&":
         a += 1

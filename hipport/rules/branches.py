@@ -97,11 +97,9 @@ class Branches:
 
 
 def branches(ctx: Context) -> Branches:
-    """The file's #if chains as HIP sees them (computed once per Context)."""
-    found = ctx.__dict__.get("_hip_branches")
-    if found is None:
-        found = ctx.__dict__["_hip_branches"] = _branches(ctx)
-    return found
+    """The file's #if chains as HIP sees them (rules read them as Context.branches, made
+    once per file)."""
+    return _branches(ctx)
 
 
 # --- the HIP build's view (hipport.preprocess) ------------------------------------------------
@@ -214,7 +212,7 @@ _MODEL_DIRECTIVES = frozenset(
 
 
 def _pp_directives(ctx: Context) -> list[PPDirective]:
-    cols = ctx.columns
+    cols = ctx.tokens
     source = ctx.source
     out = []
     for d in ctx.directives:
@@ -227,7 +225,7 @@ def _pp_directives(ctx: Context) -> list[PPDirective]:
         if d.name == "define" and d.hash + 3 < d.end:
             end = cols.ends[d.hash + 2]
             function_like = source[end : end + 1] == b"("
-        line = ctx.position(d.line_start)[0]
+        line = ctx.tokens.position(d.line_start)[0]
         out.append(PPDirective(d.name, words, d.line_start, d.line_end, line, function_like))
     return out
 
@@ -295,7 +293,7 @@ def _arm_values(
 
 def _condition(ctx: Context, d: Directive) -> list[str]:
     """The condition as a list of token texts, #ifdef/#ifndef/#else written as #if."""
-    cols = ctx.columns
+    cols = ctx.tokens
     all_kinds = cols.kinds[d.hash + 2 : d.end]
     code = [k != COMMENT for k in all_kinds]
     kinds = list(compress(all_kinds, code))
@@ -441,7 +439,7 @@ def only_live(
         findings = [f for f in findings if f.code not in CUDA_HISTORY_CODES]
     if not view.dead and not view.undecided:
         return edits, findings, uses, Skipped()
-    starts = ctx.line_starts
+    starts = ctx.tokens.line_starts
 
     def offset(loc: Location) -> int:
         return starts[loc.line - 1] + loc.column - 1 if 0 < loc.line <= len(starts) else -1

@@ -4,8 +4,7 @@ returns (RuleResult: its edits, findings and API uses, as a value) and the Rule 
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -15,12 +14,13 @@ from typing import Protocol
 
 from hipport.edits import Edit
 from hipport.findings import RULES, Finding, Location, Severity, Use
-from hipport.lexer import IDENTIFIER, Columns, Token, TokenList, columns, line_starts
 from hipport.options import EngineOptions
+from hipport.rules.branches import Branches, branches
 from hipport.rules.code_index import CodeIndex
-from hipport.rules.tokens import Directive, LazyTokens, directives, positions
+from hipport.rules.tokens import Directive, directives
 from hipport.tables import Resolution, Tables, resolve
 from hipport.target import Target
+from hipport.tokens import IDENTIFIER, Token, Tokens, positions
 
 # Up to this many names, Context.where scans the texts once per name (list.index, a few
 # ns a token) rather than testing every token against the set (tens of ns a token).
@@ -30,9 +30,8 @@ _FEW_NAMES = 4
 @dataclass
 class Context:
     source: bytes
-    # The file's tokens as the lexer gave them: columns (hipport.lexer.lex_columns) or a
-    # list of Token; `tokens` makes the Token objects on first use.
-    lexed: Columns | list[Token]
+    # The file's tokens (hipport.tokens: columns, a Token per index read, the code view).
+    tokens: Tokens
     path: str
     target: Target
     tables: Tables
@@ -52,49 +51,16 @@ class Context:
     _resolutions: dict[str, Resolution] = field(default_factory=dict, repr=False)
 
     @cached_property
-    def tokens(self) -> list[Token]:
-        """The file's Token objects (made on first use: a rule that can work from the
-        columns never pays for them)."""
-        lexed = self.lexed
-        return lexed.tokens() if isinstance(lexed, Columns) else lexed
-
-    @cached_property
-    def columns(self) -> TokenList | Columns:
-        """The tokens as columns (`texts`, `kinds`, `starts`, `ends`: lists parallel to
-        `tokens`), for tests at C speed over the whole file."""
-        return columns(self.lexed)
-
-    @cached_property
-    def token_view(self) -> Sequence[Token]:
-        """`tokens` if made already, else a sequence that makes each Token when indexed
-        (tokens.LazyTokens): for the helpers of rules/tokens.py at a rule's few positions."""
-        made = self.__dict__.get("tokens")
-        return made if made is not None else LazyTokens(self.token, len(self.kinds))
-
-    def token(self, i: int) -> Token:
-        """Token i, without making the others."""
-        lexed = self.lexed
-        return lexed.token(i) if isinstance(lexed, Columns) else lexed[i]
-
-    @property
-    def texts(self) -> list[str]:
-        return self.columns.texts
-
-    @property
-    def kinds(self) -> list[str]:
-        return self.columns.kinds
-
-    @cached_property
     def identifiers(self) -> frozenset[str]:
         """The distinct texts of the file's identifier tokens (directives included)."""
-        cols = self.columns
-        return frozenset(compress(cols.texts, map(eq, cols.kinds, repeat(IDENTIFIER))))
+        toks = self.tokens
+        return frozenset(compress(toks.texts, map(eq, toks.kinds, repeat(IDENTIFIER))))
 
     def where(self, names: AbstractSet[str]) -> list[int]:
         """Ascending indices of the identifier tokens spelled as one of `names`, found at
         C speed over the texts (pass the file's few names, e.g. `identifiers & ...`): one
         `list.index` scan per name for a handful of them, else one set lookup per token."""
-        kinds, texts = self.kinds, self.texts
+        kinds, texts = self.tokens.kinds, self.tokens.texts
         if len(names) <= _FEW_NAMES:
             hits: Iterable[int] = sorted(i for name in names for i in positions(texts, name))
         else:
@@ -102,17 +68,19 @@ class Context:
         return [i for i in hits if kinds[i] == IDENTIFIER]
 
     @cached_property
-    def line_starts(self) -> list[int]:
-        return line_starts(self.source)
-
-    @cached_property
     def code(self) -> CodeIndex:
         """The code-token index every hazard reads: built once per file, on first use."""
         return CodeIndex(self, self.vocabulary)
 
     @cached_property
+    def branches(self) -> Branches:
+        """The file's #if chains as hipcc sees them (rules.branches), made on first use:
+        ask it last, of the few tokens that would be found (it is costly)."""
+        return branches(self)
+
+    @cached_property
     def directives(self) -> list[Directive]:
-        return directives(self.source, self.lexed)
+        return directives(self.source, self.tokens)
 
     @cached_property
     def directive_at(self) -> dict[int, Directive]:
@@ -141,30 +109,17 @@ class Context:
             res = self._resolutions[name] = resolve(self.tables, name, self.target)
         return res
 
-    def position(self, offset: int) -> tuple[int, int]:  # the _Lines protocol
-        """1-based line and byte column of a byte offset."""
-        starts = self.line_starts
-        line = bisect_right(starts, offset)
-        return line, offset - starts[line - 1] + 1
-
     def location(self, start: int, end: int) -> Location:
-        line, col = self.position(start)
-        end_line, end_col = self.position(end)
+        """The Location of the bytes start..end (lines as clang counts them)."""
+        position = self.tokens.position
+        line, col = position(start)
+        end_line, end_col = position(end)
         return Location(self.path, line, col, end_line, end_col)
 
-    def token_location(self, tok: Token) -> Location:
-        line, column = tok.where.position(tok.start)  # tok.line, tok.column in one lookup
-        end_line, end_col = self.position(tok.end)
-        return Location(self.path, line, column, end_line, end_col)
-
-    def token_location_at(self, i: int) -> Location:
-        """token_location(token(i)), without making the Token."""
-        lexed = self.lexed
-        where = lexed.where if isinstance(lexed, Columns) else lexed[i].where
-        cols = self.columns
-        line, column = where.position(cols.starts[i])
-        end_line, end_col = self.position(cols.ends[i])
-        return Location(self.path, line, column, end_line, end_col)
+    def token_location(self, i: int) -> Location:
+        """The Location of token i (no Token is made)."""
+        toks = self.tokens
+        return self.location(toks.starts[i], toks.ends[i])
 
     def finding(  # a finding's parts
         self,
@@ -183,9 +138,9 @@ class Context:
 
     def use(self, tok: Token, res: Resolution, new_name: str | None = None) -> Use:
         """The record of one occurrence of a CUDA identifier, for statistics."""
-        return Use(
-            tok.text, res.family, res.status, self.token_location(tok), new_name, res.min_rocm
-        )
+        end_line, end_col = self.tokens.position(tok.end)
+        where = Location(self.path, tok.line, tok.column, end_line, end_col)
+        return Use(tok.text, res.family, res.status, where, new_name, res.min_rocm)
 
     def edit(self, start: int, end: int, new: bytes | str, rule: str) -> Edit:
         data = new.encode("utf-8", "surrogateescape") if isinstance(new, str) else new

@@ -25,10 +25,10 @@ from collections.abc import Callable
 from itertools import accumulate, compress, repeat
 from typing import NamedTuple
 
-from hipport.lexer import COMMENT, IDENTIFIER, KEYWORD, Columns, Token, columns
 from hipport.rules.gate_facts import macro_names
-from hipport.rules.tokens import Directive, positions
+from hipport.rules.tokens import Directive
 from hipport.rules.tokens import directives as find_directives
+from hipport.tokens import COMMENT, IDENTIFIER, KEYWORD, Tokens, positions
 
 # Words after which a name is a type (or a template parameter before `>`).
 TYPE_KEYWORDS = frozenset(
@@ -133,26 +133,21 @@ _BEFORE_TYPE = frozenset({";", "{", "}", "(", ",", ")", ">", "<", "::", "#"})
 _OPENS_DECLARATORS = frozenset({"=", ",", ";", "["})
 
 
-def names_defined_by(
-    tokens: list[Token] | Columns, source: bytes = b"", directives: list[Directive] | None = None
-) -> frozenset[str]:
+def names_defined_by(tokens: Tokens, directives: list[Directive] | None = None) -> frozenset[str]:
     """Names the file itself defines: macros (and the configuration macros it only tests
     with #ifdef / #if), functions, types, variables (every declarator of a declaration),
     parameters, members, enumerators, template parameters, typedefs.
 
     Good enough to know that a `CUDA_CHECK` macro, a `cudaCheck` function or a
-    `cuda_out_buf` variable is the project's own. `tokens`: a list of Token or the lexer's
-    columns. `directives`: the file's directive lines when the caller has them already.
-    nvcc's predefined macros (CUDART_VERSION, ...) tested in an #if are not the program's:
-    they are left out. Directive lines are left out of the code (their tokens would glue
-    onto the code around them); so is everything when `source` is empty.
+    `cuda_out_buf` variable is the project's own. `directives`: the file's directive lines
+    when the caller has them already. nvcc's predefined macros (CUDART_VERSION, ...) tested
+    in an #if are not the program's: they are left out. Directive lines are left out of the
+    code (their tokens would glue onto the code around them).
     """
-    cols = columns(tokens)
     if directives is None:
-        directives = find_directives(source, cols) if source else []
-    in_lines = directives if source else []
-    names = _directive_names(cols.texts, cols.kinds, in_lines)
-    texts, kinds = _code_columns(cols.texts, cols.kinds, in_lines)
+        directives = find_directives(tokens.source, tokens)
+    names = _directive_names(tokens.texts, tokens.kinds, directives)
+    texts, kinds = _code_columns(tokens.texts, tokens.kinds, directives)
     _code_names(texts, kinds, names)
     return frozenset(names)
 

@@ -14,7 +14,7 @@ from hipport.rules.branches import CUDA_LOOKING as _CUDA_LOOKING
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.gate_facts import KEPT_BY_ROCM, cuda_header_kinds
 from hipport.rules.placement import insertion_point
-from hipport.rules.tokens import INCLUDE_DIRECTIVES, Directive, include_spelling
+from hipport.rules.tokens import INCLUDE_DIRECTIVES, Directive, include_spelling, is_launch_open
 
 RUNTIME_HEADER = "hip/hip_runtime.h"
 # HIP headers that do not build unless the runtime was included first (ROCm 5.2's
@@ -79,7 +79,7 @@ def parse_includes(ctx: Context) -> list[Include]:
 
 
 def _parse_one(ctx: Context, d: Directive, scope: tuple[int, ...]) -> Include | None:
-    spelled = include_spelling(ctx.source, ctx.columns, d)
+    spelled = include_spelling(ctx.source, ctx.tokens, d)
     if spelled is None:
         return None  # a computed include (#include MACRO): nothing to rewrite
     return Include(d, spelled.header, spelled.quoted, spelled.start, spelled.end, scope)
@@ -235,7 +235,7 @@ def _unmapped(ctx: Context, inc: Include, finding: Finding) -> Finding:
 def _has_include_guard(ctx: Context) -> bool:
     """The file's first directive pair is `#ifndef X` / `#define X` (or it has none)."""
     dirs = ctx.directives
-    texts = ctx.texts
+    texts = ctx.tokens.texts
     if len(dirs) < 2 or dirs[0].name != "ifndef" or dirs[1].name != "define":
         return False
     a, b = dirs[0], dirs[1]
@@ -277,11 +277,8 @@ def _uses_device_code(ctx: Context) -> bool:
         return True
     if b"<<" not in ctx.source:
         return False
-    v = ctx.code  # `<<` `<` touching: tokens.is_launch_open, on the columns
-    return any(
-        v.text(k + 1) == "<" and v.end(k) == v.start(k + 1)
-        for k in v.indices(("<<",), (PUNCTUATION,))
-    )
+    v = ctx.code
+    return any(is_launch_open(v.tokens, k) for k in v.indices(("<<",), (PUNCTUATION,)))
 
 
 def _cuda_only(ctx: Context) -> bool:

@@ -45,27 +45,27 @@ def _narrow_literal(text: str) -> bool:
 def full_mask_at(v: CodeIndex, k: int) -> int | None:
     """If a 32-bit all-ones mask starts at code token k, the index of its last token:
     0xffffffff (any suffix without l), ~0 / ~0u, -1, (unsigned)-1 / (unsigned int)-1."""
-    t = v.toks[k]
+    t = v.tokens[k]
     if t.kind == LITERAL and int_value(t.text) == 0xFFFFFFFF and _narrow_literal(t.text):
         return k
-    if t.kind != PUNCTUATION or k + 1 >= v.n:
+    if t.kind != PUNCTUATION or k + 1 >= len(v.tokens):
         return None
     if t.text == "~":
-        lit = v.toks[k + 1]
+        lit = v.tokens[k + 1]
         if lit.kind == LITERAL and int_value(lit.text) == 0 and _narrow_literal(lit.text):
             return k + 1
         return None
     if t.text == "-":  # a negation, not `x - 1`
-        first = v.text(k - 1) in ("(", ",", "=") if k else True
-        return k + 1 if first and v.text(k + 1) == "1" else None
+        first = v.tokens.text(k - 1) in ("(", ",", "=") if k else True
+        return k + 1 if first and v.tokens.text(k + 1) == "1" else None
     if t.text == "(":
         words = []
         q = k + 1
-        while q < v.n and v.toks[q].kind in (KEYWORD, IDENTIFIER):
-            words.append(v.texts[q])
+        while q < len(v.tokens) and v.tokens[q].kind in (KEYWORD, IDENTIFIER):
+            words.append(v.tokens.texts[q])
             q += 1
-        if words and narrow_type(words) and v.punct(q, ")") and v.punct(q + 1, "-"):
-            return q + 2 if v.text(q + 2) == "1" else None
+        if words and narrow_type(words) and v.tokens.punct(q, ")") and v.tokens.punct(q + 1, "-"):
+            return q + 2 if v.tokens.text(q + 2) == "1" else None
     return None
 
 
@@ -74,23 +74,28 @@ def full_mask_names(v: CodeIndex) -> set[str]:
     names = set()
     for d in v.defines:
         val = list(d.value)
-        while len(val) > 2 and v.text(val[0]) == "(" and v.match(val[0]) == val[-1]:
+        while len(val) > 2 and v.tokens.text(val[0]) == "(" and v.tokens.match(val[0]) == val[-1]:
             val = val[1:-1]
-        minus_one = [v.text(q) for q in val] == ["-", "1"]
+        minus_one = [v.tokens.text(q) for q in val] == ["-", "1"]
         if not d.function_like and val and (minus_one or full_mask_at(v, val[0]) == val[-1]):
             names.add(d.name)
     for j in v.indices(("=",), (PUNCTUATION,)):
         k = j - 1
-        if k >= 0 and v.kinds[k] == IDENTIFIER and not v.is_member(k) and k + 2 < v.n:
+        if (
+            k >= 0
+            and v.tokens.kinds[k] == IDENTIFIER
+            and not v.tokens.is_member(k)
+            and k + 2 < len(v.tokens)
+        ):
             last = full_mask_at(v, k + 2)
-            if last is not None and v.text(last + 1) in (";", ",", "}"):
-                names.add(v.texts[k])
+            if last is not None and v.tokens.text(last + 1) in (";", ",", "}"):
+                names.add(v.tokens.texts[k])
     return names
 
 
 def strip_parens(v: CodeIndex, a: int, b: int) -> tuple[int, int]:
     """The argument [a, b) without parentheses around all of it."""
-    while b - a > 2 and v.punct(a, "(") and v.match(a) == b - 1:
+    while b - a > 2 and v.tokens.punct(a, "(") and v.tokens.match(a) == b - 1:
         a, b = a + 1, b - 1
     return a, b
 
@@ -103,8 +108,8 @@ def type_before(v: CodeIndex, k: int) -> list[str]:
     """Type words right before code token k (a declared name), nearest first."""
     words = []
     q = k - 1
-    while q >= 0 and (v.toks[q].kind in (KEYWORD, IDENTIFIER) or v.text(q) == "::"):
-        words.append(v.toks[q].text)
+    while q >= 0 and (v.tokens[q].kind in (KEYWORD, IDENTIFIER) or v.tokens.text(q) == "::"):
+        words.append(v.tokens[q].text)
         q -= 1
     return words
 
@@ -118,11 +123,11 @@ def declared_narrow(v: CodeIndex, k: int) -> str | None:
     body = v.body_at(k)
     if body is None:
         return None
-    name = v.toks[k].text
+    name = v.tokens[k].text
     for j in range(k - 1, body.head - 1, -1):
-        if v.toks[j].text != name or v.toks[j].kind != IDENTIFIER:
+        if v.tokens[j].text != name or v.tokens[j].kind != IDENTIFIER:
             continue
-        if v.text(j + 1) not in (";", ",", "=", ")", "["):
+        if v.tokens.text(j + 1) not in (";", ",", "=", ")", "["):
             continue
         words = type_before(v, j)
         if words:
@@ -136,17 +141,17 @@ def narrow_mask(v: CodeIndex, a: int, b: int) -> str | None:
     to one, or an expression of literals without an l/L suffix (`0xffff`, `(1u << n) - 1`
     with n a literal)."""
     a, b = strip_parens(v, a, b)
-    if b - a == 1 and v.kinds[a] == IDENTIFIER:
+    if b - a == 1 and v.tokens.kinds[a] == IDENTIFIER:
         narrow = declared_narrow(v, a)
-        return f"`{v.texts[a]}` is declared `{narrow}`" if narrow else None
-    if v.punct(a, "("):
-        close = v.match(a)
-        words = [v.texts[q] for q in range(a + 1, close)] if close is not None else []
-        if words and all(v.kinds[q] in (KEYWORD, IDENTIFIER) for q in range(a + 1, close)):
+        return f"`{v.tokens.texts[a]}` is declared `{narrow}`" if narrow else None
+    if v.tokens.punct(a, "("):
+        close = v.tokens.match(a)
+        words = [v.tokens.texts[q] for q in range(a + 1, close)] if close is not None else []
+        if words and all(v.tokens.kinds[q] in (KEYWORD, IDENTIFIER) for q in range(a + 1, close)):
             return f"it is cast to `{' '.join(words)}`" if narrow_type(words) else None
     literals = 0
     for q in range(a, b):
-        kind, text = v.kinds[q], v.texts[q]
+        kind, text = v.tokens.kinds[q], v.tokens.texts[q]
         if kind == LITERAL and _narrow_literal(text):
             literals += 1
         elif not (kind == PUNCTUATION and text in _MASK_OPERATORS):

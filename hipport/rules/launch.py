@@ -10,20 +10,20 @@ line breaks survive."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from hipport.catalogue import NEEDS_HUMAN
 from hipport.edits import Edit
 from hipport.findings import Finding
-from hipport.lexer import COMMENT, IDENTIFIER, PUNCTUATION, Token
+from hipport.lexer import COMMENT, IDENTIFIER, PUNCTUATION, Tokens
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.tokens import (
-    code_range,
+    close_of,
     is_launch_close,
     is_launch_open,
     is_punct,
-    matching,
     next_code,
     prev_code,
-    split_args,
     template_open,
 )
 
@@ -41,7 +41,7 @@ class LaunchRule:
         tokens = ctx.tokens
         code = ctx.code
         for k in code.indices(("<<",), (PUNCTUATION,)):
-            i = code.orig[k]
+            i = code.tokens.to_all(k)
             if is_launch_open(tokens, i):
                 self._launch(ctx, i, edits, findings)
         return RuleResult(edits, findings)
@@ -97,9 +97,8 @@ class LaunchRule:
             closes_dim3 = k < 2 and _is_dim3(tokens, a, b)
         tail = ")" if len(config) == 2 and not closes_dim3 else ""
         tail += ", 0" * (4 - len(config))
-        args = split_args(tokens, lparen, rparen)
         first_arg = next_code(tokens, lparen)
-        if args and first_arg is not None and first_arg < rparen:
+        if first_arg is not None and first_arg < rparen:
             new.extend(_gap(src, tokens, prev_end, tokens[first_arg].start, tail + ", "))
         else:
             new.extend(_gap(src, tokens, prev_end, tokens[rparen].start, tail))
@@ -117,25 +116,29 @@ def _confirmed(ctx: Context, i: int, name_start: int, open_start: int) -> bool:
     return any(name_start <= offset <= open_start for offset in confirmed)
 
 
-def _is_dim3(tokens: list[Token], a: int, b: int) -> bool:
+def _is_dim3(tokens: Tokens, a: int, b: int) -> bool:
     """The argument is exactly `dim3(...)` (an explicit dim3 needs no second wrapper).
     Not `dim3{...}`: braces do not protect its commas inside hipLaunchKernelGGL(...), a
     macro, so it is wrapped in dim3(...) like any other expression."""
     if tokens[a].text != "dim3" or b - a < 3 or not is_punct(tokens, a + 1, "("):
         return False
-    return matching(tokens, a + 1) == b - 1
+    return close_of(tokens, a + 1) == b - 1
 
 
-def _gap(
-    src: bytes, tokens: list[Token], start: int, end: int, text: str
-) -> list[tuple[int, int, str]]:
+def _gap(src: bytes, tokens: Tokens, start: int, end: int, text: str) -> list[tuple[int, int, str]]:
     """Replace the bytes between two pieces. When they hold a line break or a comment, only
     the punctuation tokens are replaced (the first run by `text`, later ones by nothing),
     so backslash continuations in macros and comments survive."""
     between = src[start:end]
     if b"\n" not in between and b"/*" not in between and b"//" not in between:
         return [(start, end, text)]
-    inside = [t for t in tokens if start <= t.start and t.end <= end and t.kind != COMMENT]
+    ends, kinds = tokens.ends, tokens.kinds
+    j = bisect_left(tokens.starts, start)
+    inside = []
+    while j < len(ends) and ends[j] <= end:
+        if kinds[j] != COMMENT:
+            inside.append(tokens[j])
+        j += 1
     if not inside:
         return [(end, end, text)]
     out: list[tuple[int, int, str]] = []
@@ -203,19 +206,19 @@ def _parse(ctx: Context, i: int):  # a tuple or the reason, str
     close = _config_close(tokens, i + 2)
     if close is None:
         return "no matching >>>"
-    ranges = split_args(tokens, i + 1, close)
+    code = tokens.code()
+    ranges = code.arguments(code.from_all(i + 1), code.from_all(close))
     if ranges is None or not 2 <= len(ranges) <= 4:
         return "the configuration does not have 2 to 4 arguments"
-    config = []
+    config = []  # in all-token indices, from the first code token to the last
     for a, b in ranges:
-        r = code_range(tokens, a, b)
-        if r is None:
+        if a >= b:
             return "an empty configuration argument"
-        config.append(r)
+        config.append((code.to_all(a), code.to_all(b - 1) + 1))
     lparen = next_code(tokens, close + 1)
     if lparen is None or not is_punct(tokens, lparen, "("):
         return "no argument list after >>>"
-    rparen = matching(tokens, lparen)
+    rparen = close_of(tokens, lparen)
     if rparen is None:
         return "unbalanced kernel arguments"
     return name_start, name_end, wrap, config, lparen, rparen
@@ -229,11 +232,12 @@ def _macro_call_open(ctx: Context, p: int) -> int | None:
     """For a kernel written as a function-like macro call (`KERNEL(float)<<<...>>>`, the
     `)` at p): the index of the macro's name; None for any other expression."""
     tokens = ctx.tokens
+    texts, kinds = tokens.texts, tokens.kinds
     depth = 0
     j = p
     while j >= 0:
-        text = tokens[j].text
-        if tokens[j].kind == PUNCTUATION and text in (")", "("):
+        text = texts[j]
+        if kinds[j] == PUNCTUATION and text in (")", "("):
             depth += 1 if text == ")" else -1
             if depth == 0:
                 break
@@ -246,23 +250,24 @@ def _macro_call_open(ctx: Context, p: int) -> int | None:
     return q if name in function_like or (name.isupper() and len(name) > 1) else None
 
 
-def _config_close(tokens: list[Token], j: int) -> int | None:
+def _config_close(tokens: Tokens, j: int) -> int | None:
     """Index of the `>>` of the `>>>` closing the configuration opened before j.
-    The returned index is that of `>`: split_args then runs from `<` (i + 1) to it."""
+    The returned index is that of `>>`: the arguments then run from `<` (i + 1) to it."""
+    texts, kinds = tokens.texts, tokens.kinds
     depth = 0
-    n = len(tokens)
+    n = len(texts)
     while j < n:
-        t = tokens[j]
-        if t.kind != COMMENT:
-            if t.text in ("(", "[", "{"):
+        if kinds[j] != COMMENT:
+            text = texts[j]
+            if text in ("(", "[", "{"):
                 depth += 1
-            elif t.text in (")", "]", "}"):
+            elif text in (")", "]", "}"):
                 depth -= 1
                 if depth < 0:
                     return None
-            elif depth == 0 and t.text == ">>" and is_launch_close(tokens, j):
+            elif depth == 0 and text == ">>" and is_launch_close(tokens, j):
                 return j
-            elif t.text == ";":
+            elif text == ";":
                 return None
         j += 1
     return None

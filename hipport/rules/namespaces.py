@@ -46,15 +46,15 @@ class NamespacesRule:
         code = ctx.code
         own = ctx.defined | ctx.options.project_names
         for k in code.indices(spaces.keys()):
-            ns = spaces[code.texts[k]]
+            ns = spaces[code.tokens.texts[k]]
             if not _names_the_namespace(ctx, k):
                 continue
-            i = code.orig[k]
+            i = code.tokens.to_all(k)
             d = ctx.directive_at.get(i)
             if d is not None and d.name in ("include", "include_next", "import"):
                 continue
             if ns.status == MAPPED:
-                start, end = ctx.columns.starts[i], ctx.columns.ends[i]
+                start, end = ctx.tokens.starts[i], ctx.tokens.ends[i]
                 out.edits.append(ctx.edit(start, end, ns.hip, self.name))
             elif ns.cuda not in own and not _defines(ctx, k):
                 out.findings.append(_unsupported(ctx, k, ns))
@@ -64,24 +64,24 @@ class NamespacesRule:
 def _names_the_namespace(ctx: Context, k: int) -> bool:
     """The identifier at code index k is used as a namespace (and not a user-nested one)."""
     code = ctx.code
-    texts = code.texts
-    after = code.text(k + 1)
+    texts = code.tokens.texts
+    after = code.tokens.text(k + 1)
     j = k - 1  # the token before the name, past a global `::`
-    if code.text(j) in (".", "->"):
+    if code.tokens.text(j) in (".", "->"):
         return False
-    if code.text(j) == "::":
+    if code.tokens.text(j) == "::":
         # `::cub::` is global; `mylib::cub::` and `T<X>::cub` are someone else's
-        if j > 0 and (code.kinds[j - 1] == IDENTIFIER or texts[j - 1] == ">"):
+        if j > 0 and (code.tokens.kinds[j - 1] == IDENTIFIER or texts[j - 1] == ">"):
             return False
         j -= 1
-    before = code.text(j)
+    before = code.tokens.text(j)
     if after == "::":
         return True
     if before == "namespace":
         # `using namespace cub;`; `namespace cub {` only at file scope (not lib::cub)
         return after != "{" or _depth(ctx, k) == 0
     # `namespace alias = cub;`
-    return before == "=" and code.text(j - 2) == "namespace" and after == ";"
+    return before == "=" and code.tokens.text(j - 2) == "namespace" and after == ";"
 
 
 def _depth(ctx: Context, k: int) -> int:
@@ -95,15 +95,19 @@ def _depth(ctx: Context, k: int) -> int:
 def _defines(ctx: Context, k: int) -> bool:
     """`namespace cuda {`: the file's own namespace of that name."""
     code = ctx.code
-    return k > 0 and code.texts[k - 1] == "namespace" and code.text(k + 1) == "{"
+    return k > 0 and code.tokens.texts[k - 1] == "namespace" and code.tokens.text(k + 1) == "{"
 
 
 def _unsupported(ctx: Context, k: int, ns: Namespace):  # a Finding
     code = ctx.code
     j = k
-    while j + 2 < code.n and code.texts[j + 1] == "::" and code.kinds[j + 2] == IDENTIFIER:
+    while (
+        j + 2 < len(code.tokens)
+        and code.tokens.texts[j + 1] == "::"
+        and code.tokens.kinds[j + 2] == IDENTIFIER
+    ):
         j += 2
-    used = "".join(code.texts[k : j + 1])
+    used = "".join(code.tokens.texts[k : j + 1])
     return code.finding(
         CUDA_NAMESPACE,
         k,

@@ -11,27 +11,28 @@ from hipport.rules.tokens import Directive
 
 def insertion_point(ctx: Context) -> int | None:
     """The start of the first code line, after leading comments and an include guard."""
-    texts = ctx.texts
-    v = ctx.code  # code token k is ctx token v.ctx_index(k); v.first_at(i): the first at i+
-    if not v.n:
+    texts = ctx.tokens.texts
+    v = ctx.tokens.code()
+    n = len(v)
+    if not n:
         return None
     k = 0
     dirs = {d.hash: d for d in ctx.directives}
-    d = dirs.get(v.ctx_index(0))
+    d = dirs.get(v.to_all(0))
     if d is not None and d.name == "pragma" and _is_once(ctx, d):
-        k = v.first_at(d.end)
+        k = v.from_all(d.end)
     elif d is not None and d.name == "ifndef" and d.hash + 2 < d.end:
         guard = texts[d.hash + 2]
-        k2 = v.first_at(d.end)
-        d2 = dirs.get(v.ctx_index(k2)) if k2 < v.n else None
+        k2 = v.from_all(d.end)
+        d2 = dirs.get(v.to_all(k2)) if k2 < n else None
         if (
             d2 is not None
             and d2.name == "define"
             and d2.hash + 2 < d2.end
             and texts[d2.hash + 2] == guard
         ):
-            k = v.first_at(d2.end)
-    if k >= v.n:
+            k = v.from_all(d2.end)
+    if k >= n:
         return len(ctx.source)
     start = v.start(k)
     pos = _logical_line_start(ctx.source, start)
@@ -55,4 +56,4 @@ def _logical_line_start(source: bytes, offset: int) -> int:
 
 
 def _is_once(ctx: Context, d: Directive) -> bool:
-    return d.hash + 2 < d.end and ctx.texts[d.hash + 2] == "once"
+    return d.hash + 2 < d.end and ctx.tokens.texts[d.hash + 2] == "once"

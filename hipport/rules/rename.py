@@ -28,16 +28,11 @@ from hipport.catalogue import (
 )
 from hipport.edits import Edit
 from hipport.findings import Use
-from hipport.lexer import COMMENT, IDENTIFIER, LITERAL, PUNCTUATION
+from hipport.lexer import IDENTIFIER, LITERAL
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.names import INCLUDE_GUARDS, PRESERVE
 from hipport.rules.tokens import (
     is_member_or_qualified,
-    is_punct,
-    matching,
-    next_code,
-    next_code_at,
-    split_template_args,
 )
 from hipport.tables import Resolution, Status, Tables
 from hipport.tables.arguments import argument_tables
@@ -79,8 +74,8 @@ class RenameRule:
         overloads = argument_tables(ctx.tables.directory).overloads
         include_ranges = [(d.hash, d.end) for d in ctx.directives if d.name == "include"]
         in_include = _index_set(include_ranges) if include_ranges else frozenset()
-        cols = ctx.columns
-        texts, kinds, starts, ends = cols.texts, cols.kinds, cols.starts, cols.ends
+        toks = ctx.tokens
+        texts, kinds, starts, ends = toks.texts, toks.kinds, toks.starts, toks.ends
         directive_at = ctx.directive_at
         plans = _PLANS.setdefault(ctx.tables, {}).setdefault(ctx.target, {})
         for i in _positions(ctx, wanted, strings):
@@ -93,7 +88,7 @@ class RenameRule:
                 continue
             name = texts[i]
             if name in user:
-                if i not in in_include and not is_member_or_qualified(cols, i, directive_at):
+                if i not in in_include and not is_member_or_qualified(toks, i, directive_at):
                     edits.append(ctx.edit(starts[i], ends[i], user[name], self.name))
                 continue
             guard = INCLUDE_GUARDS.get(name)
@@ -101,7 +96,7 @@ class RenameRule:
                 edits.append(ctx.edit(starts[i], ends[i], guard, self.name))
                 continue
             # a table name: _wanted left out the preserved, the user's own and the disabled
-            if i in in_include or is_member_or_qualified(cols, i, directive_at):
+            if i in in_include or is_member_or_qualified(toks, i, directive_at):
                 continue
             plan = None
             if name in overloads:
@@ -125,15 +120,15 @@ class RenameRule:
 
     def _one(self, ctx: Context, i: int, plan: _Plan, out: RuleResult) -> None:
         """Token i, an occurrence of a table name, as its plan says."""
-        cols = ctx.columns
-        start, end = cols.starts[i], cols.ends[i]
+        toks = ctx.tokens
+        start, end = toks.starts[i], toks.ends[i]
         if plan.use:
             out.uses.append(
                 Use(
-                    cols.texts[i],
+                    toks.texts[i],
                     plan.family,
                     plan.status,
-                    ctx.token_location_at(i),
+                    ctx.token_location(i),
                     plan.use_new_name,
                     plan.min_rocm,
                 )
@@ -261,7 +256,8 @@ def _positions(ctx: Context, wanted: set[str], strings: bool) -> list[int]:
     of the literals (found at C speed over the token columns)."""
     at = ctx.where(wanted) if wanted else []
     if strings:
-        literals = compress(range(len(ctx.kinds)), map(LITERAL.__eq__, ctx.kinds))
+        kinds = ctx.tokens.kinds
+        literals = compress(range(len(kinds)), map(LITERAL.__eq__, kinds))
         at = sorted([*at, *literals])
     return at
 
@@ -280,45 +276,13 @@ def _overload(ctx: Context, name: str, hip: str | None) -> Resolution | None:
 
 def _call_arity(ctx: Context, i: int) -> int | None:
     """The number of arguments of the call whose name is token i (None: not a call)."""
-    flat = _flat_call_arity(ctx, i)
-    if flat is not None:
-        return flat
-    tokens = ctx.token_view
-    lparen = next_code(tokens, i)
-    if lparen is None or not is_punct(tokens, lparen, "("):
+    code = ctx.tokens.code()
+    lparen = code.from_all(i) + 1
+    if not code.punct(lparen, "("):
         return None
-    rparen = matching(tokens, lparen)
-    args = split_template_args(tokens, lparen, rparen) if rparen is not None else None
+    rparen = code.match(lparen)
+    args = code.arguments(lparen, rparen, templates=True) if rparen is not None else None
     return None if args is None else len(args)
-
-
-# inside a call's parentheses, the punctuation that makes it more than a flat list
-_NESTING = frozenset({"(", "[", "{", ")", "]", "}", "<"})
-
-
-def _flat_call_arity(ctx: Context, i: int) -> int | None:
-    """_call_arity of the common call with no brackets nor `<` inside its parentheses
-    (`cudaEventCreate(&start)`), read from the columns; None: any other case."""
-    kinds, texts = ctx.kinds, ctx.texts
-    lparen = next_code_at(kinds, i)
-    if lparen is None or texts[lparen] != "(" or kinds[lparen] != PUNCTUATION:
-        return None
-    commas, code = 0, False
-    for j in range(lparen + 1, len(kinds)):
-        kind = kinds[j]
-        if kind == COMMENT:
-            continue
-        if kind == PUNCTUATION:
-            text = texts[j]
-            if text == ")":
-                return commas + 1 if commas or code else 0
-            if text in _NESTING:
-                return None
-            if text == ",":
-                commas += 1
-                continue
-        code = True
-    return None
 
 
 def _already_hip(ctx: Context, uses: list[Use]) -> bool:

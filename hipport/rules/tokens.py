@@ -1,73 +1,48 @@
-"""Token helpers shared by every rule: significant neighbours, matching brackets (round,
-square, curly and template angle brackets, forwards and backwards), call arguments,
-integer literals, preprocessor directive lines and #include spellings. Rules never copy
-these; a helper that a second rule needs moves here."""
+"""Token helpers shared by every rule, over a file's `Tokens` or its code view
+(hipport.tokens: brackets and call arguments are the code view's `match` and
+`arguments`): significant neighbours, qualified names, template argument lists read
+backwards, kernel launch brackets, integer literals, preprocessor directive lines and
+#include spellings. Rules never copy these; a helper that a second rule needs moves here."""
 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import NamedTuple
 
-from hipport.lexer import (
+from hipport.tokens import (
     COMMENT,
     IDENTIFIER,
     KEYWORD,
     LITERAL,
     PUNCTUATION,
-    Columns,
-    Token,
-    TokenList,
-    columns,
+    CodeTokens,
+    Tokens,
 )
 
-OPENERS = {"(": ")", "[": "]", "{": "}"}
-CLOSERS = {")", "]", "}"}
 
-
-def positions(items: list[str], item: str) -> list[int]:
-    """Ascending indices of `item` in `items`: one C-speed `list.index` scan from each
-    hit to the next (a few ns an element), not a Python test per element."""
-    out: list[int] = []
-    i = -1
-    find = items.index
-    try:
-        while True:
-            i = find(item, i + 1)
-            out.append(i)
-    except ValueError:
-        return out
-
-
-def next_code(tokens: list[Token], i: int) -> int | None:
-    """Index of the next token after i that is not a comment."""
-    n = len(tokens)
+def next_code(tokens: Tokens | CodeTokens, i: int) -> int | None:
+    """The index of the first token after i that is not a comment."""
+    kinds = tokens.kinds
+    n = len(kinds)
     i += 1
-    while i < n:
-        if tokens[i].kind != COMMENT:
-            return i
+    while i < n and kinds[i] == COMMENT:
         i += 1
-    return None
+    return i if i < n else None
 
 
-def prev_code(tokens: list[Token], i: int) -> int | None:
-    """Index of the previous token before i that is not a comment."""
+def prev_code(tokens: Tokens | CodeTokens, i: int) -> int | None:
+    """The index of the last token before i that is not a comment."""
+    kinds = tokens.kinds
     i -= 1
-    while i >= 0:
-        if tokens[i].kind != COMMENT:
-            return i
+    while i >= 0 and kinds[i] == COMMENT:
         i -= 1
-    return None
+    return i if i >= 0 else None
 
 
-def is_punct(tokens: list[Token], i: int | None, text: str) -> bool:
-    return i is not None and tokens[i].kind == PUNCTUATION and tokens[i].text == text
-
-
-def is_word(token: Token) -> bool:
-    return token.kind == IDENTIFIER or token.kind == KEYWORD
+def is_punct(tokens: Tokens | CodeTokens, i: int | None, text: str) -> bool:
+    return i is not None and tokens.kinds[i] == PUNCTUATION and tokens.texts[i] == text
 
 
 # CUDA's declaration specifiers (macros, so identifiers to the lexer): never a namespace,
@@ -89,17 +64,15 @@ CUDA_SPECIFIERS = frozenset(
 )
 
 
-def is_member_or_qualified(
-    cols: TokenList | Columns, i: int, directive_at: dict | None = None
-) -> bool:
-    """Token i (of the columns: Context.columns) follows `.`, `->`, or `X::` where X is a
+def is_member_or_qualified(tokens: Tokens, i: int, directive_at: dict | None = None) -> bool:
+    """Token i follows `.`, `->`, or `X::` where X is a
     user name (not the global `::`). A keyword before `::` (`return ::cudaMalloc(...)`,
     `static ::cudaStream_t s;`) is no namespace: that `::` is the global one. With
     `directive_at` (Context.directive_at), a token in another directive line (the `>`
     ending an #include) does not count as a qualifier. Reads the columns only: no Token
     is made."""
-    texts, kinds = cols.texts, cols.kinds
-    p = prev_code_at(kinds, i)
+    texts, kinds = tokens.texts, tokens.kinds
+    p = prev_code(tokens, i)
     if p is None:
         return False
     prev = texts[p]
@@ -107,7 +80,7 @@ def is_member_or_qualified(
         return True
     if prev != "::" or kinds[p] != PUNCTUATION:
         return False
-    q = prev_code_at(kinds, p)
+    q = prev_code(tokens, p)
     if q is None:
         return False
     if kinds[q] == IDENTIFIER:
@@ -118,148 +91,35 @@ def is_member_or_qualified(
     return directive_at is None or directive_at.get(q) is directive_at.get(i)
 
 
-def prev_code_at(kinds: list[str], i: int) -> int | None:
-    """prev_code over the kinds column: the index of the last non-comment before i."""
-    i -= 1
-    while i >= 0 and kinds[i] == COMMENT:
-        i -= 1
-    return i if i >= 0 else None
+def close_of(tokens: Tokens, i: int) -> int | None:
+    """The code view's `match` in all-token indices: the index of the bracket closing the
+    one at all-token index i (None if it does not close)."""
+    code = tokens.code()
+    close = code.match(code.from_all(i))
+    return None if close is None else code.to_all(close)
 
 
-def next_code_at(kinds: list[str], i: int) -> int | None:
-    """next_code over the kinds column: the index of the first non-comment after i."""
-    n = len(kinds)
-    i += 1
-    while i < n and kinds[i] == COMMENT:
-        i += 1
-    return i if i < n else None
-
-
-class LazyTokens(Sequence[Token]):
-    """A file's tokens made one at a time when indexed (`Context.token`), for the helpers
-    here at the few positions a rule visits, without a list of every Token."""
-
-    __slots__ = ("_n", "_token")
-
-    def __init__(self, token: Callable[[int], Token], n: int) -> None:
-        self._token, self._n = token, n
-
-    def __len__(self) -> int:
-        return self._n
-
-    def __getitem__(self, i: int) -> Token:  # type: ignore[override] (no slices)
-        if i < 0:
-            i += self._n
-        if not 0 <= i < self._n:
-            raise IndexError(i)
-        return self._token(i)
-
-
-def matching(tokens: list[Token], i: int, limit: int | None = None) -> int | None:
-    """Index of the bracket closing the one at i ( ( [ { ), or None if unbalanced."""
-    close = OPENERS.get(tokens[i].text)
-    if close is None:
-        return None
-    depth = 0
-    end = len(tokens) if limit is None else limit
-    for j in range(i, end):
-        tok = tokens[j]
-        if tok.kind != PUNCTUATION:
-            continue
-        if tok.text in OPENERS:
-            depth += 1
-        elif tok.text in CLOSERS:
-            depth -= 1
-            if depth == 0:
-                return j if tok.text == close else None
-    return None
-
-
-def split_args(
-    tokens: list[Token], open_i: int, close_i: int, *, templates: bool = False
-) -> list[tuple[int, int]] | None:
-    """Top-level comma-separated arguments between brackets at open_i and close_i, as
-    half-open token index ranges [a, b). None when brackets inside do not balance.
-    An empty argument list gives []. With `templates`, commas inside template argument
-    lists (`f<a, b>`) do not split."""
-    args: list[tuple[int, int]] = []
-    depth = 0
-    start = open_i + 1
-    j = open_i + 1
-    while j < close_i:
-        tok = tokens[j]
-        if tok.kind == PUNCTUATION:
-            if templates and tok.text == "<":
-                k = template_close(tokens, j, close_i)
-                if k is not None:
-                    j = k + 1
-                    continue
-            elif tok.text in OPENERS:
-                depth += 1
-            elif tok.text in CLOSERS:
-                depth -= 1
-                if depth < 0:
-                    return None
-            elif tok.text == "," and depth == 0:
-                args.append((start, j))
-                start = j + 1
-        j += 1
-    if depth != 0:
-        return None
-    if not args and not _has_code(tokens, start, close_i):
-        return []
-    args.append((start, close_i))
-    return args
-
-
-_TEMPLATE_INNER = frozenset({"::", ",", "*", "&", "(", ")", "<", ">", ">>", "[", "]", "-", "+"})
-
-
-def template_close(tokens: list[Token], i: int, end: int) -> int | None:
-    """If tokens[i] is a `<` right after a name and reads as a template argument list,
-    the index of its closing `>` (a `>>` closing two lists counts for the outer one too);
-    else None. Only type-like tokens may sit inside, so `a < b, c > d` is not taken."""
-    if tokens[i].text != "<" or i == 0 or not is_word(tokens[i - 1]):
-        return None
-    depth = 0
-    for j in range(i, end):
-        tok = tokens[j]
-        if tok.kind == COMMENT:
-            continue
-        text = tok.text
-        if tok.kind == PUNCTUATION and text not in _TEMPLATE_INNER:
-            return None
-        if text == "<":
-            depth += 1
-        elif text == ">":
-            depth -= 1
-        elif text == ">>":
-            depth -= 2
-        if depth <= 0 and text in (">", ">>"):
-            return j if depth == 0 or (depth == -1 and text == ">>") else None
-    return None
-
-
-def template_open(tokens: list[Token], p: int) -> int | None:
-    """Index of the `<` opening the template argument list that ends at tokens[p] (a `>`
+def template_open(tokens: Tokens | CodeTokens, p: int) -> int | None:
+    """Index of the `<` opening the template argument list that ends at token p (a `>`
     or `>>`), walking backwards over balanced (...) and [...]; None at ; { } first."""
+    texts, kinds = tokens.texts, tokens.kinds
     depth = 0
     j = p
     while j >= 0:
-        t = tokens[j]
-        if t.kind != COMMENT:
-            if t.text == ">":
+        if kinds[j] != COMMENT:
+            t = texts[j]
+            if t == ">":
                 depth += 1
-            elif t.text == ">>":
+            elif t == ">>":
                 depth += 2
-            elif t.text == "<":
+            elif t == "<":
                 depth -= 1
                 if depth == 0:
                     return j
-            elif t.text in (";", "{", "}"):
+            elif t in (";", "{", "}"):
                 return None
-            elif t.text in (")", "]"):
-                opener = _back_match(tokens, j)
+            elif t in (")", "]"):
+                opener = _back_match(texts, j)
                 if opener is None:
                     return None
                 j = opener
@@ -267,12 +127,13 @@ def template_open(tokens: list[Token], p: int) -> int | None:
     return None
 
 
-def _back_match(tokens: list[Token], j: int) -> int | None:
-    close = tokens[j].text
+def _back_match(texts: list[str], j: int) -> int | None:
+    """The index of the ( or [ that the ) or ] at j closes (counting that kind only)."""
+    close = texts[j]
     open_ = "(" if close == ")" else "["
     depth = 0
     while j >= 0:
-        t = tokens[j].text
+        t = texts[j]
         if t == close:
             depth += 1
         elif t == open_:
@@ -283,48 +144,42 @@ def _back_match(tokens: list[Token], j: int) -> int | None:
     return None
 
 
-def split_template_args(
-    tokens: list[Token], open_i: int, close_i: int
-) -> list[tuple[int, int]] | None:
-    """As split_args, but commas inside template argument lists (`f<a, b>`) do not split."""
-    return split_args(tokens, open_i, close_i, templates=True)
-
-
-def _has_code(tokens: list[Token], a: int, b: int) -> bool:
-    return any(tokens[k].kind != COMMENT for k in range(a, b))
-
-
-def code_range(tokens: list[Token], a: int, b: int) -> tuple[int, int] | None:
+def code_range(tokens: Tokens, a: int, b: int) -> tuple[int, int] | None:
     """Shrink [a, b) to its first and last non-comment tokens; None if only comments."""
-    while a < b and tokens[a].kind == COMMENT:
+    kinds = tokens.kinds
+    while a < b and kinds[a] == COMMENT:
         a += 1
-    while b > a and tokens[b - 1].kind == COMMENT:
+    while b > a and kinds[b - 1] == COMMENT:
         b -= 1
     return (a, b) if a < b else None
 
 
-def adjacent(tokens: list[Token], i: int) -> bool:
-    """tokens[i] and tokens[i + 1] touch (no space between them)."""
+def adjacent(tokens: Tokens | CodeTokens, i: int) -> bool:
+    """Tokens i and i + 1 touch (no space between them)."""
     return i + 1 < len(tokens) and tokens[i].end == tokens[i + 1].start
 
 
-def is_launch_open(tokens: list[Token], i: int) -> bool:
+def is_launch_open(tokens: Tokens | CodeTokens, i: int) -> bool:
     """`<<<` lexes as `<<` `<`."""
+    texts = tokens.texts
     return (
-        tokens[i].text == "<<"
-        and tokens[i].kind == PUNCTUATION
+        texts[i] == "<<"
+        and tokens.kinds[i] == PUNCTUATION
+        and i + 1 < len(texts)
+        and texts[i + 1] == "<"
         and adjacent(tokens, i)
-        and tokens[i + 1].text == "<"
     )
 
 
-def is_launch_close(tokens: list[Token], i: int) -> bool:
+def is_launch_close(tokens: Tokens | CodeTokens, i: int) -> bool:
     """`>>>` lexes as `>>` `>`."""
+    texts = tokens.texts
     return (
-        tokens[i].text == ">>"
-        and tokens[i].kind == PUNCTUATION
+        texts[i] == ">>"
+        and tokens.kinds[i] == PUNCTUATION
+        and i + 1 < len(texts)
+        and texts[i + 1] == ">"
         and adjacent(tokens, i)
-        and tokens[i + 1].text == ">"
     )
 
 
@@ -361,13 +216,12 @@ def _logical_line_end(source: bytes, pos: int) -> int:
         return nl + 1
 
 
-def directives(source: bytes, tokens: list[Token] | Columns) -> list[Directive]:
+def directives(source: bytes, tokens: Tokens) -> list[Directive]:
     """Every preprocessor directive in the file, in order.
 
     Only the `#` bytes of the source are looked at (bytes.find), each matched to the token
     starting there by bisection over the token starts: no walk over the other tokens."""
-    cols = columns(tokens)
-    texts, kinds, starts = cols.texts, cols.kinds, cols.starts
+    texts, kinds, starts = tokens.texts, tokens.kinds, tokens.starts
     out: list[Directive] = []
     n = len(texts)
     find = source.find
@@ -419,19 +273,11 @@ class IncludeSpelling:
     end: int
 
 
-def include_spelling(
-    source: bytes, tokens: list[Token] | Columns, d: Directive
-) -> IncludeSpelling | None:
+def include_spelling(source: bytes, tokens: Tokens, d: Directive) -> IncludeSpelling | None:
     """The header an #include / #include_next / #import directive names; None for a
-    computed include (#include MACRO) or an empty one. `tokens`: the file's tokens, or
-    their columns (then no Token is made)."""
-    if isinstance(tokens, Columns) or hasattr(tokens, "texts"):
-        texts, kinds, starts, ends = tokens.texts, tokens.kinds, tokens.starts, tokens.ends
-        base = 0
-    else:  # Token objects: the directive's own, as columns
-        part = tokens[d.hash : d.end]
-        kinds, texts, starts, ends = ([t[f] for t in part] for f in range(4))
-        base = d.hash
+    computed include (#include MACRO) or an empty one. No Token is made."""
+    texts, kinds, starts, ends = tokens.texts, tokens.kinds, tokens.starts, tokens.ends
+    base = 0
     body = [i - base for i in range(d.hash + 2, d.end) if kinds[i - base] != COMMENT]
     if not body:
         return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from weakref import WeakKeyDictionary
 
 from hipport.rules.context import Context, RuleResult
-from hipport.rules.tokens import is_member_or_qualified, prev_code_at
+from hipport.rules.tokens import is_member_or_qualified, prev_code
 from hipport.tables import Status
 from hipport.tables.arguments import HIP, MIOPEN, ArgumentTables, argument_tables, side_of
 from hipport.tables.model import Tables
@@ -33,18 +33,18 @@ class TypesRule:
         wanted = ctx.identifiers & spelled
         if not wanted:
             return out
-        cols = ctx.columns
-        texts, kinds, starts, ends = cols.texts, cols.kinds, cols.starts, cols.ends
+        toks = ctx.tokens
+        texts, starts, ends = toks.texts, toks.starts, toks.ends
         directive_at = ctx.directive_at
         skip = ctx.options.disabled_mappings | ctx.user_declared | ctx.options.user_renames.keys()
         for i in ctx.where(wanted):
             text = texts[i]
-            if text in skip or is_member_or_qualified(cols, i, directive_at):
+            if text in skip or is_member_or_qualified(toks, i, directive_at):
                 continue
             d = directive_at.get(i)
             if d is not None and d.name == "include":
                 continue
-            p = prev_code_at(kinds, i)
+            p = prev_code(toks, i)
             whole = elaborated.get((texts[p], text)) if p is not None else None
             if whole is not None:  # `enum cudaDataType_t` -> `hipDataType`
                 out.edits.append(ctx.edit(starts[p], ends[i], whole, self.name))

@@ -10,7 +10,6 @@ import re
 
 from hipport.catalogue import UNKNOWN
 from hipport.findings import Finding, Use
-from hipport.rules.branches import branches
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.gate_facts import gate_facts
 from hipport.rules.names import INCLUDE_GUARDS, PRESERVE
@@ -51,33 +50,31 @@ class UnknownRule:
         candidates = {name for name in looks if _may_report(ctx, name, known)}
         if not candidates:
             return RuleResult()
-        cols = ctx.columns
-        texts, starts, ends = cols.texts, cols.starts, cols.ends
+        toks = ctx.tokens
+        texts, starts, ends = toks.texts, toks.starts, toks.ends
         directive_at = ctx.directive_at
         dead = None
         for i in ctx.where(candidates):
             d = directive_at.get(i)
             if d is not None and d.name == "include":
                 continue
-            if is_member_or_qualified(cols, i, directive_at):
+            if is_member_or_qualified(toks, i, directive_at):
                 continue
             if dead is None:
-                dead = branches(ctx)
+                dead = ctx.branches
             if dead.is_dead(starts[i]):
                 continue  # in an #if arm hipcc does not compile
             name = texts[i]
             # ctx.use(token, Resolution(name, Status.UNKNOWN)), without making the token
-            loc = ctx.token_location_at(i)
+            loc = ctx.token_location(i)
             uses.append(Use(name, None, Status.UNKNOWN, loc))
-            # the finding's location is the same unless clang counts lines differently (\r)
-            same = ctx.position(starts[i]) == (loc.line, loc.column)
             findings.append(
                 ctx.finding(
                     UNKNOWN.code,
                     starts[i],
                     ends[i],
                     f"{name} looks like CUDA but is not in hipport's tables",
-                    loc if same else None,
+                    loc,
                     api=name,
                 )
             )

@@ -49,10 +49,10 @@ class WarpMaskRule:
 
         conditions: set[str] = set()
         for k in v.indices(mapped):
-            if v.is_member(k) or not v.punct(k + 1, "("):
+            if v.tokens.is_member(k) or not v.tokens.punct(k + 1, "("):
                 continue
             if self._mask(ctx, v, k, names, out):
-                condition = ctx.resolve(v.texts[k]).condition
+                condition = ctx.resolve(v.tokens.texts[k]).condition
                 if condition:
                     conditions.add(condition)
         self._define(ctx, v, conditions, out)
@@ -63,18 +63,25 @@ class WarpMaskRule:
     ) -> bool:
         """Rewrite or report the mask of the call at code token k; False when the call is
         not compiled (a dead #if arm) or cannot be read."""
-        close = v.match(k + 1)
-        args = v.arguments(k + 1, close) if close is not None else None
+        close = v.tokens.match(k + 1)
+        args = v.tokens.arguments(k + 1, close) if close is not None else None
         if not args or v.is_dead(k):
             return False
-        name = v.texts[k]
+        name = v.tokens.texts[k]
         a, b = strip_parens(v, *args[0])
         last = full_mask_at(v, a)
-        if last is None and b - a == 1 and v.kinds[a] == IDENTIFIER and v.texts[a] in names():
+        if (
+            last is None
+            and b - a == 1
+            and v.tokens.kinds[a] == IDENTIFIER
+            and v.tokens.texts[a] in names()
+        ):
             last = a
         if last == b - 1:
             text = _spelling(ctx, v, a, last)
-            out.edits.append(ctx.edit(v.start(a), v.end(last), FULL_MASK_64, self.name))
+            out.edits.append(
+                ctx.edit(v.tokens.start(a), v.tokens.end(last), FULL_MASK_64, self.name)
+            )
             out.findings.append(
                 v.finding(
                     WARP_MASK_WIDENED,
@@ -125,7 +132,7 @@ class WarpMaskRule:
 
 def _spelling(ctx: Context, v: CodeIndex, a: int, b: int) -> str:
     """Code tokens a..b as the source spells them (one line)."""
-    text = ctx.source[v.start(a) : v.end(b)].decode("utf-8", "replace")
+    text = ctx.source[v.tokens.start(a) : v.tokens.end(b)].decode("utf-8", "replace")
     return " ".join(text.split())
 
 

@@ -9,15 +9,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 
-from hipport.engine import _context
-from hipport.lexer import COMMENT, Columns, lex_columns
-from hipport.options import EngineOptions
-from hipport.rules import code_index
-from hipport.rules.code_index import CodeIndex
+from hipport import tokens as token_model
+from hipport.lexer import COMMENT, Tokens, lex
 from hipport.rules.declared import names_defined_by
 from hipport.rules.gate_facts import macro_names
 from hipport.rules.tokens import directives
-from hipport.target import Target
 
 Tok = tuple[str, str]
 
@@ -35,9 +31,9 @@ class Lexed:
 
 
 @cache  # a test session lexes each file once
-def _columns(source: bytes) -> Columns:
-    """The lexer's columns of `source`: one lexing serves the oracles and the fast code."""
-    return lex_columns(source, "oracle.cu")
+def _columns(source: bytes) -> Tokens:
+    """The lexer's tokens of `source`: one lexing serves the oracles and the fast code."""
+    return lex(source, "oracle.cu")
 
 
 def lexed(source: bytes) -> Lexed:
@@ -51,7 +47,7 @@ def nvcc_macros() -> frozenset[str]:
 
 
 def fast_names(source: bytes) -> frozenset[str]:
-    return names_defined_by(_columns(source), source)
+    return names_defined_by(_columns(source))
 
 
 @dataclass(frozen=True)
@@ -63,17 +59,14 @@ class Brackets:
 
 @contextmanager
 def fast_brackets(source: bytes, near: int | None = None) -> Iterator[Brackets]:
-    """The code index's match and arguments on `source`. `near`: how far a bracket pair is
+    """The code view's match and arguments on `source`. `near`: how far a bracket pair is
     walked before the whole file's bracket depths are used (None: the code's own; 0: the
     depths always)."""
-    saved = code_index._NEAR
+    saved = token_model._NEAR
     if near is not None:
-        code_index._NEAR = near
+        token_model._NEAR = near
     try:
-        ctx = _context(
-            source, lex_columns(source, "oracle.cu"), "oracle.cu", Target(), EngineOptions()
-        )
-        v = CodeIndex(ctx, frozenset())
-        yield Brackets(v.match, v.arguments, list(zip(v.kinds, v.texts, strict=True)))
+        view = lex(source, "oracle.cu").code()  # a fresh view: no depths made yet
+        yield Brackets(view.match, view.arguments, list(zip(view.kinds, view.texts, strict=True)))
     finally:
-        code_index._NEAR = saved
+        token_model._NEAR = saved

@@ -6,8 +6,10 @@ what the code means. One module per rule code, named after the rule (HIP101 inli
 inline_ptx.py), each ending in `RULE = HazardRule(INFO, check, vocabulary)`.
 
 All matching is on the file's code-token index (hipport.rules.code_index.CodeIndex,
-Context.code: comments dropped, built once per file for every hazard; string literals are
-single LITERAL tokens), so nothing inside a comment or a string ever fires.
+Context.code, over `v.tokens`, the code view of hipport.tokens: comments dropped, read as
+`v.tokens.texts`/`kinds`, `v.tokens[k]` a Token, `v.tokens.match`/`arguments` for brackets
+and calls; string literals are single LITERAL tokens), so nothing inside a comment or a
+string ever fires.
 
 Add a hazard = add one module + one catalogue entry:
   1. hipport/catalogue.py: a RuleInfo with a free code (HIP1xx), its kebab-case name,

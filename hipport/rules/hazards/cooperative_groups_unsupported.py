@@ -7,7 +7,6 @@ from hipport.facts import CgFeature, cooperative_groups
 from hipport.findings import Finding
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.hazards import HazardRule
-from hipport.rules.tokens import matching, split_args, template_close
 from hipport.target import Version
 
 # AMD wavefronts are 64 lanes wide on every GPU HIP supports (RDNA can also run 32).
@@ -45,18 +44,18 @@ def check_cooperative_groups(v: CodeIndex) -> list[Finding]:
         )
     aliases, using = _cg_aliases(v)
     for k in v.indices(facts.names.keys() | facts.members.keys() | CG_TILE_TEMPLATES):
-        name = v.texts[k]
-        qualified = v.punct(k - 1, "::") and v.text(k - 2) in aliases
+        name = v.tokens.texts[k]
+        qualified = v.tokens.punct(k - 1, "::") and v.tokens.text(k - 2) in aliases
         feature = facts.names.get(name)
         member = facts.members.get(name)
         if (
             feature is not None
-            and not v.is_member(k)
+            and not v.tokens.is_member(k)
             and (
                 qualified
                 or (
                     feature.unqualified
-                    and not v.punct(k - 1, "::")
+                    and not v.tokens.punct(k - 1, "::")
                     and (using or name in ALWAYS_UNQUALIFIED)
                 )
             )
@@ -74,7 +73,7 @@ def check_cooperative_groups(v: CodeIndex) -> list[Finding]:
                     hint=COOPERATIVE_GROUPS_UNSUPPORTED.fix,
                 )
             )
-        elif member is not None and v.is_member(k) and v.punct(k + 1, "("):
+        elif member is not None and v.tokens.is_member(k) and v.tokens.punct(k + 1, "("):
             if member.missing(rocm) is False:
                 continue
             instead = member.instead
@@ -109,9 +108,9 @@ def _cg_aliases(v: CodeIndex) -> tuple[set[str], bool]:
     aliases = {CG_NAMESPACE, "cg"}
     using = False
     for k in v.indices((CG_NAMESPACE,)):
-        if v.punct(k - 1, "=") and v.text(k - 3) == "namespace":
-            aliases.add(v.text(k - 2))
-        if v.text(k - 1) == "namespace" and v.text(k - 2) == "using":
+        if v.tokens.punct(k - 1, "=") and v.tokens.text(k - 3) == "namespace":
+            aliases.add(v.tokens.text(k - 2))
+        if v.tokens.text(k - 1) == "namespace" and v.tokens.text(k - 2) == "using":
             using = True
     return aliases, using
 
@@ -121,19 +120,19 @@ def _bad_tile(size: int) -> bool:
 
 
 def _tile_size(v: CodeIndex, k: int) -> list[Finding]:
-    name = v.toks[k].text
+    name = v.tokens[k].text
     size_ks: list[int] = []
     end = k
-    if v.punct(k + 1, "<"):
-        close = template_close(v.toks, k + 1, min(v.n, k + 65))
+    if v.tokens.punct(k + 1, "<"):
+        close = v.tokens.template_close(k + 1, min(len(v.tokens), k + 65))
         if close is None:
             return []
         # thread_block_tile<N, Parent>: the size is the first template argument
-        comma = next((j for j in range(k + 2, close) if v.punct(j, ",")), close)
+        comma = next((j for j in range(k + 2, close) if v.tokens.punct(j, ",")), close)
         size_ks, end = list(range(k + 2, comma)), close
-    elif name == "tiled_partition" and v.punct(k + 1, "("):
-        close = matching(v.toks, k + 1)
-        args = split_args(v.toks, k + 1, close) if close is not None else None
+    elif name == "tiled_partition" and v.tokens.punct(k + 1, "("):
+        close = v.tokens.match(k + 1)
+        args = v.tokens.arguments(k + 1, close) if close is not None else None
         if not args or len(args) != 2:
             return []
         size_ks, end = list(range(*args[1])), close

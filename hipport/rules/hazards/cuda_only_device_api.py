@@ -21,8 +21,13 @@ def check(v: CodeIndex) -> list[Finding]:
     own = ctx.defined | ctx.options.project_names | ctx.user_declared
     out: list[Finding] = []
     for k in ks:
-        name = v.toks[k].text
-        if name in own or name in ctx.tables.by_cuda or v.is_member(k) or v.text(k - 1) == "::":
+        name = v.tokens[k].text
+        if (
+            name in own
+            or name in ctx.tables.by_cuda
+            or v.tokens.is_member(k)
+            or v.tokens.text(k - 1) == "::"
+        ):
             continue
         fact = FACTS[name]
         found = verdict(fact, ctx.target, ctx.tables.newest_rocm)

@@ -20,9 +20,9 @@ def check_device_prop_field(v: CodeIndex) -> list[Finding]:
     rocm = v.ctx.target.rocm or v.ctx.tables.newest_rocm  # the default: the newest known
     out = []
     for k in v.indices(facts.cuda_fields):
-        if not v.is_member(k):
+        if not v.tokens.is_member(k):
             continue
-        field = v.toks[k].text
+        field = v.tokens[k].text
         absence = facts.absence(field, rocm)
         if absence is not None:
             out.append(_finding(v, k, field, facts, absence, rocm))

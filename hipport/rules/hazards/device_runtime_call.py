@@ -7,7 +7,6 @@ from bisect import bisect_right
 from hipport.catalogue import DEVICE_RUNTIME_CALL as INFO
 from hipport.catalogue import Severity
 from hipport.findings import Finding
-from hipport.rules.branches import branches
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.hazards import HazardRule
 
@@ -19,15 +18,15 @@ def check(v: CodeIndex) -> list[Finding]:
     # only a __global__ or __device__ function's body can hold a finding
     if not calls or ctx.identifiers.isdisjoint(_DEVICE_WORDS) or not v.bodies:
         return []
-    starts = [v.start(b.open) for b in v.bodies]
+    starts = [v.tokens.start(b.open) for b in v.bodies]
     out: list[Finding] = []
     # a use's location is its token's (lines as clang counts them: a lone \r breaks one too),
     # so its offset comes from the token, not from line_starts (which counts \n only)
     names = {u.api for u in calls}
-    starts_of = ctx.columns.starts
+    starts_of = ctx.tokens.starts
     offset_of = {}
-    for i in map(v.ctx_index, v.indices(names)):
-        where = ctx.token_location_at(i)
+    for i in map(v.tokens.to_all, v.indices(names)):
+        where = ctx.token_location(i)
         offset_of[where.line, where.column] = starts_of[i]
     for use in calls:
         start = offset_of.get((use.location.line, use.location.column))
@@ -39,9 +38,9 @@ def check(v: CodeIndex) -> list[Finding]:
         body = v.bodies[i]
         kind = v.device_kind(body)
         end = start + len(use.api)
-        if start >= v.start(body.close) or kind is None or not _is_call(ctx.source, end):
+        if start >= v.tokens.start(body.close) or kind is None or not _is_call(ctx.source, end):
             continue
-        if branches(ctx).is_dead(start):
+        if ctx.branches.is_dead(start):
             continue
         finding = ctx.finding(
             INFO.code,

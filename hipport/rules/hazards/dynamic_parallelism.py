@@ -17,13 +17,13 @@ def check(v: CodeIndex) -> list[Finding]:
     if v.ctx.identifiers.isdisjoint(("__global__", "__device__")):
         return out
     for k in v.indices(("<<",), (PUNCTUATION,)):
-        if k == 0 or not is_launch_open(v.toks, k):
+        if k == 0 or not is_launch_open(v.tokens, k):
             continue
         body = v.body_at(k)
         kind = v.device_kind(body) if body is not None else None
         if kind is None or body is None or v.is_dead(k):
             continue
-        kernel = v.toks[k - 1].text
+        kernel = v.tokens[k - 1].text
         finding = v.finding(
             INFO,
             k - 1,

@@ -47,7 +47,7 @@ def _warp_bodies(v: CodeIndex) -> list[Body]:
     named like laneId / warp_id)."""
     uses = v.indices(WARP_INTRINSICS)
     if not uses and not any(
-        _LANE_HELPER.search(v.texts[k]) for k in v.containing(_HELPER_WORDS, lowered=True)
+        _LANE_HELPER.search(v.tokens.texts[k]) for k in v.containing(_HELPER_WORDS, lowered=True)
     ):
         return []  # no body uses an intrinsic, no token is named as a lane helper
     return [b for b in v.bodies if _LANE_HELPER.search(b.name) or v.between(uses, b.open, b.close)]
@@ -100,7 +100,7 @@ def _warp_size_names(v: CodeIndex) -> list[int]:
     return [
         k
         for k in v.containing((b"warp",), lowered=True)
-        if v.kinds[k] == IDENTIFIER and _warp_size_name(v.texts[k])
+        if v.tokens.kinds[k] == IDENTIFIER and _warp_size_name(v.tokens.texts[k])
     ]
 
 
@@ -120,11 +120,11 @@ def _warp_size_macros(v: CodeIndex) -> dict[str, list[tuple[int, int]]]:
         if val == 32:
             sites.setdefault(d.name, []).append((d.name_index, d.value[-1]))
     for k in named:
-        name = v.texts[k]
-        if not v.punct(k + 1, "=") or v.is_member(k):
+        name = v.tokens.texts[k]
+        if not v.tokens.punct(k + 1, "=") or v.tokens.is_member(k):
             continue
         end = k + 2
-        while end < v.n and v.text(end) not in (";", ",", "}", ">", ")"):
+        while end < len(v.tokens) and v.tokens.text(end) not in (";", ",", "}", ">", ")"):
             end += 1
         val = v.int_of(list(range(k + 2, end)))
         values.setdefault(name, set()).add(val)
@@ -138,7 +138,7 @@ _ANY_KIND = (IDENTIFIER, KEYWORD, LITERAL, PUNCTUATION)
 
 def _lane_arithmetic(v: CodeIndex, body: Body) -> list[Finding]:
     out = []
-    texts, kinds = v.texts, v.kinds
+    texts, kinds = v.tokens.texts, v.tokens.kinds
     inside = range(body.open + 1, body.close - 1)
     ops = compress(inside, map(LANE_ARITHMETIC.__contains__, texts[body.open + 1 : body.close - 1]))
     ops = list(ops)  # then only those a literal follows (at C speed)
@@ -149,7 +149,7 @@ def _lane_arithmetic(v: CodeIndex, body: Body) -> list[Finding]:
         lit = texts[k + 1]
         if int_value(lit) != LANE_ARITHMETIC[op]:
             continue
-        if v.text(k + 2) in ("(", "["):  # part of a longer expression starting there: skip
+        if v.tokens.text(k + 2) in ("(", "["):  # part of a longer expression starting there: skip
             continue
         if kinds[k - 1] == LITERAL:  # a constant such as 1024 / 32 (a bound): skip
             continue
@@ -178,12 +178,12 @@ def _shared_per_warp(
         if k < after:
             continue
         end = k
-        while end < body.close and v.text(end) not in (";", "="):
+        while end < body.close and v.tokens.text(end) not in (";", "="):
             end += 1
         for j in range(k, end):
-            if not v.punct(j, "["):
+            if not v.tokens.punct(j, "["):
                 continue
-            close = v.match(j, end + 1)
+            close = v.tokens.match(j, end + 1)
             if close is None:
                 continue
             dim_ks = list(range(j + 1, close))

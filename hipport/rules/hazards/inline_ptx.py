@@ -33,19 +33,19 @@ def check_inline_ptx(v: CodeIndex) -> list[Finding]:
         return out
     defines = {k for name, a, b in v.directive_ranges if name == "define" for k in range(a, b)}
     for k in words:
-        t = v.toks[k]
+        t = v.tokens[k]
         p = k + 1
-        while v.text(p) in ASM_QUALIFIERS:
+        while v.tokens.text(p) in ASM_QUALIFIERS:
             p += 1
-        if not v.punct(p, "("):
+        if not v.tokens.punct(p, "("):
             continue
-        close = v.match(p)
+        close = v.tokens.match(p)
         if close is None:
             continue
         strings = " ".join(
-            v.toks[j].text
+            v.tokens[j].text
             for j in range(p, close)
-            if v.toks[j].kind == LITERAL and '"' in v.toks[j].text
+            if v.tokens[j].kind == LITERAL and '"' in v.tokens[j].text
         )
         body = v.body_at(k)
         if not (

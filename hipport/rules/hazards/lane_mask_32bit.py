@@ -39,8 +39,8 @@ def check_lane_mask_32bit(v: CodeIndex) -> list[Finding]:
         return known[0]
 
     for k in calls:
-        t = v.toks[k]
-        if v.is_member(k) or not v.punct(k + 1, "("):
+        t = v.tokens[k]
+        if v.tokens.is_member(k) or not v.tokens.punct(k + 1, "("):
             continue
         # where the target has the call, its mask is 64-bit and rules/warp_masks.py rewrites
         # a full mask (or reports a narrow one as an error)
@@ -54,19 +54,19 @@ def check_lane_mask_32bit(v: CodeIndex) -> list[Finding]:
 
 
 def _mask_argument(v: CodeIndex, k: int, names: Callable[[], set[str]]) -> list[Finding]:
-    close = v.match(k + 1)
-    args = v.arguments(k + 1, close) if close is not None else None
+    close = v.tokens.match(k + 1)
+    args = v.tokens.arguments(k + 1, close) if close is not None else None
     if not args:
         return []
     a, b = args[0]
-    name = v.toks[k].text
+    name = v.tokens[k].text
     for j in range(a, b):
         last = full_mask_at(v, j)
-        if last is None and v.toks[j].kind == IDENTIFIER and v.toks[j].text in names():
+        if last is None and v.tokens[j].kind == IDENTIFIER and v.tokens[j].text in names():
             last = j
         if last is None:
             continue
-        text = " ".join(v.toks[i].text for i in range(j, last + 1)).replace("~ ", "~")
+        text = " ".join(v.tokens[i].text for i in range(j, last + 1)).replace("~ ", "~")
         return [
             v.finding(
                 LANE_MASK_32BIT,
@@ -83,29 +83,29 @@ def _mask_argument(v: CodeIndex, k: int, names: Callable[[], set[str]]) -> list[
 
 def _narrow_ballot(v: CodeIndex, k: int) -> Finding | None:
     """__ballot*/__activemask result stored, cast or passed into 32 bits."""
-    name = v.toks[k].text
+    name = v.tokens[k].text
     p = k - 1
     narrow: str | None = None
-    if v.punct(p, "=") and p >= 1 and v.toks[p - 1].kind == IDENTIFIER:
+    if v.tokens.punct(p, "=") and p >= 1 and v.tokens[p - 1].kind == IDENTIFIER:
         narrow = declared_narrow(v, p - 1)
-    elif v.punct(p, ")"):  # C-style cast (unsigned)__ballot(...)
+    elif v.tokens.punct(p, ")"):  # C-style cast (unsigned)__ballot(...)
         q = p - 1
         words = []
-        while q >= 0 and v.toks[q].kind in (KEYWORD, IDENTIFIER):
-            words.append(v.toks[q].text)
+        while q >= 0 and v.tokens[q].kind in (KEYWORD, IDENTIFIER):
+            words.append(v.tokens[q].text)
             q -= 1
-        if v.punct(q, "(") and narrow_type(words):
+        if v.tokens.punct(q, "(") and narrow_type(words):
             narrow = " ".join(reversed(words))
-    elif v.punct(p, "(") and v.punct(p - 1, ">"):  # static_cast<unsigned>(...)
+    elif v.tokens.punct(p, "(") and v.tokens.punct(p - 1, ">"):  # static_cast<unsigned>(...)
         q = p - 2
         words = []
-        while q >= 0 and v.toks[q].kind in (KEYWORD, IDENTIFIER) or v.text(q) == "::":
-            words.append(v.toks[q].text)
+        while q >= 0 and v.tokens[q].kind in (KEYWORD, IDENTIFIER) or v.tokens.text(q) == "::":
+            words.append(v.tokens[q].text)
             q -= 1
-        if v.punct(q, "<") and v.text(q - 1) == "static_cast" and narrow_type(words):
+        if v.tokens.punct(q, "<") and v.tokens.text(q - 1) == "static_cast" and narrow_type(words):
             narrow = " ".join(reversed(words))
-    elif v.punct(p, "(") and v.text(p - 1) in NARROW_BIT_OPS:
-        op = v.text(p - 1)
+    elif v.tokens.punct(p, "(") and v.tokens.text(p - 1) in NARROW_BIT_OPS:
+        op = v.tokens.text(p - 1)
         return v.finding(
             LANE_MASK_32BIT,
             p - 1,

@@ -6,16 +6,15 @@ from hipport.catalogue import LAUNCH_BOUNDS_MIN_BLOCKS
 from hipport.findings import Finding
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.hazards import HazardRule
-from hipport.rules.tokens import matching, split_args
 
 
 def check_launch_bounds(v: CodeIndex) -> list[Finding]:
     out = []
     for k in v.indices(("__launch_bounds__",)):
-        if not v.punct(k + 1, "("):
+        if not v.tokens.punct(k + 1, "("):
             continue
-        close = matching(v.toks, k + 1)
-        args = split_args(v.toks, k + 1, close) if close is not None else None
+        close = v.tokens.match(k + 1)
+        args = v.tokens.arguments(k + 1, close) if close is not None else None
         if not args or len(args) < 2 or k in v.in_directive:
             continue
         if len(args) == 2:

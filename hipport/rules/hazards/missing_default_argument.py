@@ -20,13 +20,13 @@ def check(v: CodeIndex) -> list[Finding]:
     own = ctx.defined | ctx.options.project_names | ctx.user_declared
     out: list[Finding] = []
     for k in ks:
-        name = v.toks[k].text
-        if name in own or v.is_member(k) or not v.punct(k + 1, "("):
+        name = v.tokens[k].text
+        if name in own or v.tokens.is_member(k) or not v.tokens.punct(k + 1, "("):
             continue
-        close = v.match(k + 1)
+        close = v.tokens.match(k + 1)
         if close is None:
             continue
-        n = len(v.arguments(k + 1, close))
+        n = len(v.tokens.arguments(k + 1, close))
         fact = FACTS[name]
         found = verdict(fact, ctx.target, ctx.tables.newest_rocm)
         if n not in fact.failing_arg_counts or found is None or v.is_dead(k):

@@ -10,7 +10,7 @@ from hipport.catalogue import PREPROCESSOR_BRANCH_FLIP as INFO
 from hipport.catalogue import Severity
 from hipport.findings import Finding
 from hipport.lexer import IDENTIFIER
-from hipport.rules.branches import Arm, Chain, branches
+from hipport.rules.branches import Arm, Chain
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.gate_facts import facts_of_kind
 from hipport.rules.hazards import HazardRule
@@ -25,7 +25,7 @@ def check(v: CodeIndex) -> list[Finding]:
     ctx = v.ctx
     if ctx.identifiers.isdisjoint(MACROS):
         return []  # no #if can test an nvcc macro, no code can use one
-    found = branches(ctx)
+    found = ctx.branches
     out: list[Finding] = []
     for chain in found.chains:
         for i, arm in enumerate(chain.arms):
@@ -40,7 +40,7 @@ def _flips(arm: Arm) -> bool:
 
 
 def _line(ctx: Context, offset: int) -> int:
-    return ctx.position(offset)[0]
+    return ctx.tokens.position(offset)[0]
 
 
 def _arm_finding(ctx: Context, chain: Chain, i: int) -> Finding:
@@ -108,7 +108,7 @@ def _uses_in_code(v: CodeIndex) -> list[Finding]:
     own = ctx.defined | ctx.options.project_names
     out = []
     for k in ks:
-        name = v.toks[k].text
+        name = v.tokens[k].text
         if name in own or v.in_directive_at(k) or v.is_dead(k):
             continue
         out.append(

@@ -7,7 +7,6 @@ from hipport.findings import Finding
 from hipport.lexer import IDENTIFIER
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.hazards import HazardRule
-from hipport.rules.tokens import matching, split_args, template_close
 
 TEXTURE_TEMPLATES = frozenset({"texture", "surface"})
 
@@ -64,29 +63,29 @@ def check_texture_reference(v: CodeIndex) -> list[Finding]:
     out = []
     refs: set[str] = set()
     for k in v.indices(TEXTURE_TEMPLATES | TEXTURE_REFERENCE_APIS):
-        t = v.toks[k]
-        if v.is_member(k) or v.punct(k - 1, "::"):
+        t = v.tokens[k]
+        if v.tokens.is_member(k) or v.tokens.punct(k - 1, "::"):
             continue
-        if t.text in TEXTURE_TEMPLATES and v.punct(k + 1, "<"):
+        if t.text in TEXTURE_TEMPLATES and v.tokens.punct(k + 1, "<"):
             obj = (
                 "texture object (cudaTextureObject_t)"
                 if t.text == "texture"
                 else "surface object (cudaSurfaceObject_t)"
             )
-            close = template_close(v.toks, k + 1, min(v.n, k + 65))
+            close = v.tokens.template_close(k + 1, min(len(v.tokens), k + 65))
             if close is None:
                 continue
             j = close + 1
-            while v.text(j) in ("&", "*", "const"):
+            while v.tokens.text(j) in ("&", "*", "const"):
                 j += 1
-            if j < len(v.toks) and v.toks[j].kind == IDENTIFIER:
-                refs.add(v.toks[j].text)
+            if j < len(v.tokens) and v.tokens[j].kind == IDENTIFIER:
+                refs.add(v.tokens[j].text)
                 out.append(
                     v.finding(
                         TEXTURE_REFERENCE,
                         k,
                         close,
-                        f"{t.text} reference `{v.toks[j].text}`: texture and surface references "
+                        f"{t.text} reference `{v.tokens[j].text}`: texture and surface references "
                         "were removed in CUDA 12 and are deprecated in HIP: use a "
                         f"{obj}",
                         api=f"{t.text}<>",
@@ -108,19 +107,19 @@ def check_texture_reference(v: CodeIndex) -> list[Finding]:
     if not refs:
         return out
     for k in v.indices(TEXTURE_FETCHES):
-        t = v.toks[k]
-        if not v.punct(k + 1, "(") or v.is_member(k):
+        t = v.tokens[k]
+        if not v.tokens.punct(k + 1, "(") or v.tokens.is_member(k):
             continue
-        close = matching(v.toks, k + 1)
-        args = split_args(v.toks, k + 1, close) if close is not None else None
+        close = v.tokens.match(k + 1)
+        args = v.tokens.arguments(k + 1, close) if close is not None else None
         for a, b in args or ():
-            if b - a == 1 and v.toks[a].text in refs:
+            if b - a == 1 and v.tokens[a].text in refs:
                 out.append(
                     v.finding(
                         TEXTURE_REFERENCE,
                         k,
                         close,
-                        f"{t.text} through texture/surface reference `{v.toks[a].text}`: pass a "
+                        f"{t.text} through texture/surface reference `{v.tokens[a].text}`: pass a "
                         f"texture object instead and call {t.text}<T>(obj, ...)",
                         api=t.text,
                         hint=TEXTURE_REFERENCE.fix,

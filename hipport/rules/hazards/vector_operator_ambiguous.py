@@ -22,11 +22,11 @@ def check(v: CodeIndex) -> list[Finding]:
     if not operators:
         return out
     for k in operators:
-        op = v.text(k + 1)
-        if op not in _OPERATORS or not v.punct(k + 2, "("):
+        op = v.tokens.text(k + 1)
+        if op not in _OPERATORS or not v.tokens.punct(k + 2, "("):
             continue
-        close = v.match(k + 2)
-        args = v.arguments(k + 2, close) if close is not None else None
+        close = v.tokens.match(k + 2)
+        args = v.tokens.arguments(k + 2, close) if close is not None else None
         if not args or len(args) != 2:
             continue  # a member operator, or not a declaration we read
         types = [_vector_type(v, a, b) for a, b in args]
@@ -50,22 +50,24 @@ def check(v: CodeIndex) -> list[Finding]:
 
 
 def _vector_type(v: CodeIndex, a: int, b: int) -> str | None:
-    names = [v.texts[j] for j in range(a, b) if v.kinds[j] == IDENTIFIER]
+    names = [v.tokens.texts[j] for j in range(a, b) if v.tokens.kinds[j] == IDENTIFIER]
     return next((n for n in names if _VECTOR.match(n)), None)
 
 
 def _used(v: CodeIndex, vector: str, op: str, a: int, b: int) -> bool:
     """Some variable declared as `vector name` is the left operand of `op` outside [a, b]."""
     declared = {
-        v.texts[k + 1] for k in v.indices((vector,)) if k + 1 < v.n and v.kinds[k + 1] == IDENTIFIER
+        v.tokens.texts[k + 1]
+        for k in v.indices((vector,))
+        if k + 1 < len(v.tokens) and v.tokens.kinds[k + 1] == IDENTIFIER
     }
     if not declared:
         return False
     for k in v.indices((op,), ("punctuation",)):
         if a <= k <= b or k == 0:
             continue
-        if v.texts[k - 1] in declared or (
-            v.texts[k - 1] == "]" and _indexed_name(v, k - 1) in declared
+        if v.tokens.texts[k - 1] in declared or (
+            v.tokens.texts[k - 1] == "]" and _indexed_name(v, k - 1) in declared
         ):
             return True
     return False
@@ -75,12 +77,12 @@ def _indexed_name(v: CodeIndex, close: int) -> str:
     """`name` of `name[...]` whose `]` is at `close`."""
     depth = 0
     for j in range(close, -1, -1):
-        if v.texts[j] == "]":
+        if v.tokens.texts[j] == "]":
             depth += 1
-        elif v.texts[j] == "[":
+        elif v.tokens.texts[j] == "[":
             depth -= 1
             if depth == 0:
-                return v.texts[j - 1] if j else ""
+                return v.tokens.texts[j - 1] if j else ""
     return ""
 
 

@@ -26,8 +26,8 @@ def check_wmma(v: CodeIndex) -> list[Finding]:
                 )
             )
     for k in v.indices(("nvcuda", "wmma")):
-        t = v.toks[k]
-        if t.text == "nvcuda" and v.punct(k + 1, "::") and v.text(k + 2) == "wmma":
+        t = v.tokens[k]
+        if t.text == "nvcuda" and v.tokens.punct(k + 1, "::") and v.tokens.text(k + 2) == "wmma":
             out.append(
                 v.finding(
                     WMMA,
@@ -43,20 +43,20 @@ def check_wmma(v: CodeIndex) -> list[Finding]:
             )
         elif (
             t.text == "wmma"
-            and v.punct(k + 1, "::")
-            and not (v.punct(k - 1, "::") and v.text(k - 2) == "nvcuda")
-            and not v.is_member(k)
+            and v.tokens.punct(k + 1, "::")
+            and not (v.tokens.punct(k - 1, "::") and v.tokens.text(k - 2) == "nvcuda")
+            and not v.tokens.is_member(k)
         ):
-            api = f"wmma::{v.text(k + 2)}"
+            api = f"wmma::{v.tokens.text(k + 2)}"
             out.append(
                 v.finding(
                     WMMA,
                     k,
-                    k + 2 if k + 2 < len(v.toks) else k + 1,
+                    k + 2 if k + 2 < len(v.tokens) else k + 1,
                     f"{api} is NVIDIA WMMA, absent from HIP: port to rocWMMA (rocwmma::"
-                    f"{v.text(k + 2)}) after checking AMD's supported fragment shapes",
+                    f"{v.tokens.text(k + 2)}) after checking AMD's supported fragment shapes",
                     api=api,
-                    hip=f"rocwmma::{v.text(k + 2)}",
+                    hip=f"rocwmma::{v.tokens.text(k + 2)}",
                     hint=WMMA.fix,
                 )
             )
