@@ -127,6 +127,7 @@ def _stale_paths(output: str) -> list[str]:
     return sorted(line.split(":")[0] for line in output.splitlines() if "stale baseline" in line)
 
 
+@pytest.mark.slow
 def test_partial_run_reports_stale_entries_only_for_the_files_it_checked(tmp_path, hipport_run):
     one = HEAD + f"void f(){{ {BAD} }}\n"
     files = {f"m{i}.cu": one for i in range(5)}
@@ -142,6 +143,7 @@ def test_partial_run_reports_stale_entries_only_for_the_files_it_checked(tmp_pat
     assert github.stdout.count("stale baseline entry") == 1, github.stdout
 
 
+@pytest.mark.slow
 def test_a_deleted_files_entries_are_stale_in_any_run(tmp_path, hipport_run):
     one = HEAD + f"void f(){{ {BAD} }}\n"
     _tree_with_baseline(tmp_path, hipport_run, {"a.cu": one, "gone.cu": one})
@@ -168,6 +170,7 @@ def test_stdin_judges_only_its_own_entries(tmp_path, hipport_run):
     assert _stale_paths(done.stdout) == ["a.cu"], done.stdout
 
 
+@pytest.mark.slow
 def test_prune_shrinks_stale_entries_and_accepts_nothing_new(tmp_path, hipport_run):
     two = HEAD + f"void f(){{ {BAD} {BAD} }}\n"
     before = _tree_with_baseline(tmp_path, hipport_run, {"a.cu": two, "b.cu": two, "c.cu": two})

@@ -76,6 +76,7 @@ def test_set_limit_needs_rocm_5_3(project, hipport_cmd, subprocess_env):
     assert data["rocm"]["deciding_apis"] == ["cudaDeviceSetLimit", "cudaLimitStackSize"]
 
 
+@pytest.mark.slow
 def test_usage_and_internal_errors_exit_2(project, hipport_cmd, subprocess_env):
     root = project({"src/a.cu": HEAD})
     for args in (
@@ -93,6 +94,7 @@ def test_usage_and_internal_errors_exit_2(project, hipport_cmd, subprocess_env):
     assert proc.returncode == 2 and proc.stderr.startswith("hipport: error: cannot read")
 
 
+@pytest.mark.slow
 def test_baseline_then_new_findings_subprocess(project, hipport_cmd, subprocess_env):
     root = project({"src/a.cu": UNSUPPORTED})
     wrote = run(hipport_cmd, subprocess_env, "baseline", "src", "--no-cache", cwd=root)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.reliability_support import ROOT, cuda_file, hipport
@@ -19,6 +20,7 @@ def _run(args: list, tmp_path: Path):
     return hipport([*args, "--no-progress"], tmp_path / "cache")
 
 
+@pytest.mark.slow
 def test_empty_tree_is_a_usage_error(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     tree.mkdir()
@@ -69,6 +71,7 @@ def test_named_file_is_checked_although_the_config_excludes_it(tmp_path: Path) -
     assert [f["path"] for f in json.loads(proc.stdout)["files"]] == ["ok.cu"]
 
 
+@pytest.mark.slow
 def test_force_exclude_applies_the_config_to_named_files(tmp_path: Path) -> None:
     tree = _excluding_project(tmp_path)
     named = [tree / "gen" / "init.cu", tree / "ok.cu"]

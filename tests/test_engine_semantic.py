@@ -29,6 +29,7 @@ int main() {
 """
 
 
+@pytest.mark.slow
 def test_launch_confirmed_and_user_names() -> None:
     info = analyze(SRC, "s.cu", CUDA)
     assert not info.errors, info.errors
@@ -37,6 +38,7 @@ def test_launch_confirmed_and_user_names() -> None:
     assert "cudaMalloc" not in info.user_declared
 
 
+@pytest.mark.slow
 def test_semantic_translation_matches_token_mode() -> None:
     tokens = translate_source(SRC, "s.cu", Target())
     semantic = translate_source(SRC, "s.cu", Target(), EngineOptions(semantic=True))

@@ -265,6 +265,7 @@ def test_cuda_headers_the_project_does_not_ship_are_errors(
     assert got == [(2, "error"), (3, "error"), (4, "error")], got
 
 
+@pytest.mark.slow
 def test_headers_the_project_ships_are_not_reported(
     tmp_path: Path, hipport_cmd: list[str], subprocess_env: dict[str, str]
 ) -> None:

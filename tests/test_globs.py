@@ -53,6 +53,7 @@ def _checked(tmp_path: Path, hipport_cmd, subprocess_env, *args: str) -> list[st
     return sorted(f["path"] for f in json.loads(done.stdout)["files"])
 
 
+@pytest.mark.slow
 def test_exclude_on_the_command_line_and_in_the_configuration(
     tmp_path: Path, hipport_cmd, subprocess_env
 ) -> None:

@@ -121,6 +121,7 @@ def _mutate(source: bytes, crlf: bool, bom: bool, tabs: bool, comment_at: int) -
     st.integers(min_value=0, max_value=50),
     st.sampled_from(TARGETS),
 )
+@pytest.mark.slow
 def test_mutated_invariants(
     path: Path, crlf: bool, bom: bool, tabs: bool, comment_at: int, target: Target
 ) -> None:

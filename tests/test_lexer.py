@@ -198,6 +198,7 @@ def bench_sources(tmp_path_factory: pytest.TempPathFactory) -> list[bytes]:
     return [p.read_bytes() for p in sorted(out.rglob("*")) if p.suffix in _SUFFIXES]
 
 
+@pytest.mark.slow
 def test_lex_equals_the_full_parse_on_every_corpus_file(bench_sources: list[bytes]) -> None:
     """The trivial parse (`#if 0` lines before the source) gives, byte for byte, the tokens
     of the declaration parse with every token read through the documented calls."""
@@ -223,6 +224,7 @@ def test_the_parse_sees_none_of_the_code() -> None:
         assert list(tu.cursor.get_children()) == [], source
 
 
+@pytest.mark.slow
 def test_fast_tokens_equal_documented_path(monkeypatch: pytest.MonkeyPatch) -> None:
     from hipport import lexer
 

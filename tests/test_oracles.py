@@ -85,22 +85,26 @@ def _disagreements(paths: list[Path], check) -> list[str]:  # check: bytes -> st
     return out
 
 
+@pytest.mark.slow
 def test_names_agree_on_the_test_sources() -> None:
     paths = source_files()
     assert len(paths) > 100
     assert _disagreements(paths, names_disagree) == []
 
 
+@pytest.mark.slow
 def test_names_agree_on_the_bench_corpus(bench_sources: list[Path]) -> None:
     assert _disagreements(bench_sources, names_disagree) == []
 
 
 @pytest.mark.parametrize("near", NEAR)
+@pytest.mark.slow
 def test_brackets_agree_on_the_test_sources(near: int | None) -> None:
     assert _disagreements(source_files(), partial(brackets_disagree, near=near)) == []
 
 
 @pytest.mark.parametrize("near", NEAR)
+@pytest.mark.slow
 def test_brackets_agree_on_the_bench_corpus(bench_sources: list[Path], near: int | None) -> None:
     assert _disagreements(bench_sources, partial(brackets_disagree, near=near)) == []
 

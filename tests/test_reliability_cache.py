@@ -10,6 +10,8 @@ import pickle
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.reliability_support import cuda_file, expected, hipport, popen, snapshot
 
 SRC = cuda_file()
@@ -28,6 +30,7 @@ def _cached(err: bytes) -> int:
     return int(match.group(1))
 
 
+@pytest.mark.slow
 def test_two_runs_at_once_then_a_third_uses_the_cache(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     _tree(tree)
@@ -52,6 +55,7 @@ def test_two_runs_at_once_then_a_third_uses_the_cache(tmp_path: Path) -> None:
     assert snapshot(tmp_path / "out3") == want
 
 
+@pytest.mark.slow
 def test_garbage_truncated_or_foreign_cache_is_a_miss(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     _tree(tree, 10)
@@ -115,6 +119,7 @@ class _Bomb:
         return (os.system, (f"touch {self.marker}",))
 
 
+@pytest.mark.slow
 def test_a_pickle_planted_in_the_cache_is_never_run(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     _tree(tree, 6)
@@ -131,6 +136,7 @@ def test_a_pickle_planted_in_the_cache_is_never_run(tmp_path: Path) -> None:
     assert not marker.exists(), "a cache file was unpickled: it ran code"
 
 
+@pytest.mark.slow
 def test_well_formed_entries_of_the_wrong_shape_are_misses(tmp_path: Path) -> None:
     from hipport import cache_format
 
@@ -172,6 +178,7 @@ def test_unusable_home_or_relative_xdg_falls_back_safely(tmp_path: Path, monkeyp
     assert where is None or (where.is_absolute() and tmp_path not in where.parents), where
 
 
+@pytest.mark.slow
 def test_relative_xdg_cache_home_says_so_and_writes_nothing_here(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     _tree(tree, 2)

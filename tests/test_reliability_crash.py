@@ -16,6 +16,7 @@ SRC = cuda_file()
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.slow
 def test_a_crashing_file_is_reported_and_the_rest_translated(tmp_path: Path, jobs: str) -> None:
     tree = tmp_path / "t"
     tree.mkdir()
@@ -37,6 +38,7 @@ def test_a_crashing_file_is_reported_and_the_rest_translated(tmp_path: Path, job
         assert (tree / name).read_bytes() == expected(SRC), name
 
 
+@pytest.mark.slow
 def test_a_single_crashing_file_is_isolated_on_request(tmp_path: Path) -> None:
     """One file runs in-process unless HIPPORT_ISOLATE=1; with it, a crash is a report."""
     tree = tmp_path / "t"
@@ -55,6 +57,7 @@ def test_a_single_crashing_file_is_isolated_on_request(tmp_path: Path) -> None:
     assert (tree / "crash_me.cu").read_bytes() == SRC
 
 
+@pytest.mark.slow
 def test_two_crashing_files_with_a_pool(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     tree.mkdir()

@@ -65,6 +65,7 @@ def test_inputs_are_what_they_claim() -> None:
 
 
 @pytest.mark.parametrize("mode", ["in-place", "outdir"])
+@pytest.mark.slow
 def test_bytes_outside_edits_are_preserved(tree: Path, tmp_path: Path, mode: str) -> None:
     work = tmp_path / "src"
     work.mkdir()

@@ -222,6 +222,7 @@ def test_symlinked_source_is_processed_once(tmp_path: Path) -> None:
 # --- special files --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_fifo_and_socket_are_skipped_without_hanging(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     tree.mkdir()
@@ -264,6 +265,7 @@ print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 
 
+@pytest.mark.slow
 def test_very_large_file_is_skipped_in_bounded_memory(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     tree.mkdir()
@@ -381,6 +383,7 @@ def test_many_files(tmp_path: Path) -> None:
     json.loads((tmp_path / "stats.json").read_text())
 
 
+@pytest.mark.slow
 def test_link_to_a_file_not_otherwise_in_the_run_updates_its_target(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     tree.mkdir()

@@ -19,6 +19,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.reliability_support import ROOT, cuda_file, env, expected, hipport
 
 SRC = cuda_file()
@@ -40,6 +42,7 @@ def _files(report: dict) -> dict[str, str]:
     return {f["path"]: f["status"] for f in report["files"]}
 
 
+@pytest.mark.slow
 def test_time_limit_turns_a_runaway_file_into_an_error(tmp_path: Path) -> None:
     tree = _tree(tmp_path)
     for jobs in ("1", "2"):
@@ -76,6 +79,7 @@ def test_time_limit_from_the_configuration(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_default_time_limit_lets_a_slow_file_finish(tmp_path: Path) -> None:
     """A file that takes seconds (a 3 s stall) is far inside the default limit."""
     tree = _tree(tmp_path, small=1)

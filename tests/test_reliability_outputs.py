@@ -179,6 +179,7 @@ def _odd_names_tree(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.slow
 def test_non_utf8_file_name_in_every_format(tmp_path: Path, fmt: str) -> None:
     tree = _odd_names_tree(tmp_path)
     report = tmp_path / f"keep.{fmt}"
@@ -232,6 +233,7 @@ NAMES = [b"with space.cu", b"caf\xe9.cu", b'quote".cu', b"back\\slash.cu", b"tab
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
+@pytest.mark.slow
 def test_diff_quotes_names_as_git_does(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     repo.mkdir()

@@ -132,6 +132,7 @@ def locked_tree(tmp_path: Path):
     (tree / "secret.cu").chmod(0o644)
 
 
+@pytest.mark.slow
 def test_unreadable_directory_and_file_are_findings(locked_tree: Path, tmp_path: Path) -> None:
     proc = _check_unprivileged([locked_tree, "--format", "json"], tmp_path)
     assert proc.returncode == 1, proc.stderr

@@ -131,6 +131,7 @@ def _check_each_file_whole(tree: Path, states: dict) -> tuple[int, int, list[str
     return original, translated, temps
 
 
+@pytest.mark.slow
 def test_sigint_during_in_place_run(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     states = _make_tree(tree, 1000)
@@ -162,6 +163,7 @@ def _wait_until_translating(cache: Path, proc: subprocess.Popen, timeout: float 
 
 
 @pytest.mark.parametrize("command", ["translate", "check"])
+@pytest.mark.slow
 def test_sigint_while_translating_exits_130(tmp_path: Path, command: str) -> None:
     """SIGINT while the pool is busy (the first result is in the cache): exit 130 in every
     command, and (translate) nothing half-written. No sleep guesses at the timing: the
@@ -186,6 +188,7 @@ def test_sigint_while_translating_exits_130(tmp_path: Path, command: str) -> Non
         assert translated == 0
 
 
+@pytest.mark.slow
 def test_sigkill_during_in_place_run_then_rerun(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     states = _make_tree(tree, 1000)

@@ -210,6 +210,7 @@ def test_sarif_warns_past_what_github_shows():
     assert len(warnings) == 1 and "shows only the top 5000" in warnings[0]
 
 
+@pytest.mark.slow
 def test_sarif_size_warning():
     import os
 

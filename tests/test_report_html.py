@@ -133,6 +133,7 @@ def expected_headline(data: dict) -> dict[str, str]:
 # ------------------------------------------------------------------------- the file
 
 
+@pytest.mark.slow
 def test_self_contained(made):
     text = made["html"]
     for tag, attrs in parse(text).tags:
@@ -336,6 +337,7 @@ def big(tmp_path_factory, hipport_cmd, subprocess_env):
     return {"dir": base, "html_path": page, "json": data, "shape": shape}
 
 
+@pytest.mark.slow
 def test_big_tree_is_the_size_the_issue_measured(big):
     data = big["json"]
     assert data["totals"]["files"] == 700 and big["shape"]["directories"] >= 200

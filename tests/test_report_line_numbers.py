@@ -43,6 +43,7 @@ def _check(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize("line", [100, 1234])
 @pytest.mark.parametrize("layout", ["full", "concise", "grouped"])
 @pytest.mark.parametrize("color", ["always", "never"])
+@pytest.mark.slow
 def test_line_number_prints_as_digits(tmp_path: Path, line: int, layout: str, color: str) -> None:
     src = _tree(tmp_path, line)
     args = ("a.cu", "--output-format", layout, "--color", color)

@@ -108,6 +108,7 @@ def test_goldens_say_what_each_layout_promises():
     assert "hiprandSetPseudoRandomGeneratorSeed" in stats
 
 
+@pytest.mark.slow
 def test_hints_once_per_rule(hipport_cmd, env, tmp_path):
     src = tmp_path / "p" / "a.cu"
     src.parent.mkdir()
@@ -123,6 +124,7 @@ def test_hints_once_per_rule(hipport_cmd, env, tmp_path):
     assert "    hint: " not in check(hipport_cmd, env, ".", "--no-hints", cwd=src.parent).stdout
 
 
+@pytest.mark.slow
 def test_paths_relative_to_the_current_directory(hipport_cmd, env):
     inside = check(hipport_cmd, env, "..", "--output-format", "concise", cwd=EXAMPLE / "src")
     lines = [line for line in inside.stdout.splitlines() if "[HIP" in line]
@@ -186,6 +188,7 @@ def test_colour_at_a_terminal(hipport_cmd, env):
     assert ANSI not in at_a_terminal(hipport_cmd, {**env, "NO_COLOR": "1"}, ["."], EXAMPLE)
 
 
+@pytest.mark.slow
 def test_check_reads_one_source_from_stdin(hipport_cmd, env):
     source = (EXAMPLE / "src" / "reduce.cu").read_text()
     # first a run on the tree, so its index knows CUDA_CHECK is the project's own macro

@@ -96,6 +96,7 @@ def local_includes(source: Path) -> set[str]:
 # --------------------------------------------------------------------------- generation
 
 
+@pytest.mark.slow
 def test_shim_is_deterministic_and_check_detects_staleness(tmp_path: Path) -> None:
     project = tmp_path / "p"
     shutil.copytree(EXAMPLE, project)

@@ -523,6 +523,7 @@ def test_cli_coverage_json(hipport_cmd, subprocess_env, tables):
     assert runtime["mapped"] == expected
 
 
+@pytest.mark.slow
 def test_cli_coverage_grows_with_rocm(hipport_cmd, subprocess_env):
     def mapped(rocm):
         out = subprocess.run(
@@ -618,6 +619,7 @@ def test_unknown_releases_warn_and_the_run_goes_on(args, words, hipport_cmd, sub
         assert word in proc.stderr, proc.stderr
 
 
+@pytest.mark.slow
 def test_known_releases_do_not_warn(hipport_cmd, subprocess_env):
     for args in (["--rocm", "7.2"], ["--rocm", "6.4.3"], ["--rocm", "7.13"], ["--cuda", "12.8"]):
         proc = subprocess.run(
@@ -629,6 +631,7 @@ def test_known_releases_do_not_warn(hipport_cmd, subprocess_env):
         assert proc.returncode == 0 and proc.stderr == "", (args, proc.stderr)
 
 
+@pytest.mark.slow
 def test_a_configured_rocm_pins_the_target(tmp_path, hipport_cmd, subprocess_env):
     (tmp_path / "pyproject.toml").write_text('[tool.hipport]\nrocm = "6.4"\n')
     (tmp_path / "a.cu").write_text(
@@ -652,6 +655,7 @@ def test_a_configured_rocm_pins_the_target(tmp_path, hipport_cmd, subprocess_env
     assert json.loads(proc.stdout)["rocm"]["target"] == "7.1"
 
 
+@pytest.mark.slow
 def test_the_default_target_is_in_the_reports(tmp_path, hipport_cmd, subprocess_env):
     (tmp_path / "a.cu").write_text("#include <cuda_runtime.h>\nvoid f(){ cudaFree(0); }\n")
     proc = subprocess.run(

@@ -256,6 +256,7 @@ def test_outdir_inside_input_is_refused(hipport: Hipport, proj: Path) -> None:
 # --- in place -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_in_place_keeps_modes_and_backup(hipport: Hipport, proj: Path) -> None:
     main = proj / "src/main.cu"
     main.chmod(0o755)
@@ -277,6 +278,7 @@ def test_in_place_keeps_modes_and_backup(hipport: Hipport, proj: Path) -> None:
 # --- --diff, --stdout -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_diff_exit_codes(hipport: Hipport, tmp_path: Path) -> None:
     root = make_tree(tmp_path / "p", {"plain.cpp": PLAIN, "x.hip": "hipMalloc(0, 0);\n"})
     proc = hipport(".", "--diff", cwd=root)
@@ -290,6 +292,7 @@ def test_diff_exit_codes(hipport: Hipport, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("tool", ["patch", "git"])
+@pytest.mark.slow
 def test_diff_applies_to_give_the_translated_tree(
     hipport: Hipport, tmp_path: Path, tool: str
 ) -> None:
@@ -324,6 +327,7 @@ def test_diff_paths_are_relative_to_the_current_directory(hipport: Hipport, proj
     assert b"--- a/proj/src/main.cu\n" in proc.stdout
 
 
+@pytest.mark.slow
 def test_stdout(hipport: Hipport, proj: Path) -> None:
     proc = hipport("src/main.cu", "--stdout", "-q", cwd=proj)
     assert proc.returncode == 0, err(proc)
@@ -336,6 +340,7 @@ def test_stdout(hipport: Hipport, proj: Path) -> None:
 # --- configuration --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_config_found_walking_up_and_command_line_wins(hipport: Hipport, tmp_path: Path) -> None:
     root = make_tree(
         tmp_path / "p",
@@ -370,6 +375,7 @@ def test_config_rocm_and_cli_rocm(hipport: Hipport, tmp_path: Path) -> None:
     assert "HIP002" not in new.stats["findings_per_code"], err(new)
 
 
+@pytest.mark.slow
 def test_config_include_exclude_relative_to_the_config(hipport: Hipport, tmp_path: Path) -> None:
     root = make_tree(
         tmp_path / "p",
@@ -440,6 +446,7 @@ def test_user_rules(hipport: Hipport, tmp_path: Path) -> None:
 # --- the cache ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_cache_hit_then_miss_after_edit_and_option_change(hipport: Hipport, proj: Path) -> None:
     first = hipport(".", "--diff", cwd=proj, stats=True)
     assert first.stats["cached"] == 0 and first.stats["scanned"] == 3, err(first)
@@ -471,6 +478,7 @@ def test_cache_sees_same_size_edit(hipport: Hipport, proj: Path) -> None:
 # --- parallel -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_jobs_1_and_2_give_identical_trees(hipport: Hipport, tmp_path: Path) -> None:
     files: dict[str, bytes | str] = {
         f"d{i % 3}/f{i}.cu": SAXPY.replace(b"saxpy", b"k%d" % i) for i in range(12)
@@ -517,6 +525,7 @@ def test_cmake_files_translated_and_findings_reported(hipport: Hipport, tmp_path
 # --- exit codes, failures, the summary ------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_fail_on(hipport: Hipport, proj: Path) -> None:
     make_tree(
         proj,
@@ -536,6 +545,7 @@ def test_fail_on(hipport: Hipport, proj: Path) -> None:
     assert hipport(".", "-o", proj.parent / "o4", "--fail-on", "never", cwd=proj).returncode == 0
 
 
+@pytest.mark.slow
 def test_unreadable_file_is_reported_and_the_run_goes_on(hipport: Hipport, proj: Path) -> None:
     (proj / "src/gone.cu").symlink_to("nowhere.cu")
     out = proj.parent / "out"
@@ -591,6 +601,7 @@ def test_help_imports_nothing_heavy(hipport: Hipport) -> None:
     assert "HEAVY []" in proc.stdout, proc.stdout
 
 
+@pytest.mark.slow
 def test_config_severity_applies_to_fail_on(hipport: Hipport, proj: Path) -> None:
     make_tree(
         proj,
@@ -659,6 +670,7 @@ def _check_codes(hipport: Hipport, root: Path, *args: str) -> list[str]:
     return sorted(f["code"] for f in json.loads(proc.stdout)["findings"])
 
 
+@pytest.mark.slow
 def test_summary_counts_what_check_reports(hipport: Hipport, tmp_path: Path) -> None:
     unsuppressed = SUPPRESSED_PTX.replace(" // hipport: ignore[HIP101]", "")
     root = make_tree(

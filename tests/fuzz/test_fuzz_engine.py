@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import time
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -67,6 +68,7 @@ def test_random_bytes_never_crash(data: bytes, path: str) -> None:
 
 @_fuzz_settings
 @given(st.integers(0, len(SEEDS) - 1), st.binary(min_size=5, max_size=60))
+@pytest.mark.slow
 def test_mutated_cuda_never_crashes(seed: int, blob: bytes) -> None:
     if _mutation_budget.spent():
         return
