@@ -184,6 +184,8 @@ def _show_branches(
         options = EngineOptions(defines=opts.defines, compile_args=args)
         for line in explain_branches(data, str(path), opts.target, options):
             click.echo(line)
+
+
 def _show_settings(config: Any, values: dict[str, Any], select: Any, ignore: Any) -> None:
     from hipport.config import KNOWN_KEYS
     from hipport.tables import load_tables
