@@ -175,9 +175,13 @@ def test_html_is_clear_when_unavailable(project):
 
 
 def test_statistics(project):
-    project({"src/a.cu": LIMIT})
-    out = cli("src", "--statistics").output
+    project({"src/a.cu": LIMIT, "src/b.cu": UNSUPPORTED})
+    out = cli("src", "--statistics=api").output
     assert "API uses per family" in out and "cudaDeviceSetLimit" in out
+    assert "src/b.cu:" not in out  # the tables stand in for the listing
+    per_rule = cli("src", "--statistics").output.splitlines()
+    assert "src/b.cu:" not in "".join(per_rule) and "API uses per family" not in "".join(per_rule)
+    assert per_rule[0].split() == ["1", "HIP001", "unsupported-api", "error"], per_rule
 
 
 def test_baseline_in_cwd_then_root(project, monkeypatch):

@@ -37,7 +37,7 @@ def test_text_is_compiler_style(report):
     ) in text.splitlines()
     assert "\x1b[" not in text  # plain when not a terminal
     assert "minimum ROCm" in text and "CUDA API uses" in text
-    stats = render(report, "text", RenderOptions(statistics=True))
+    stats = render(report, "text", RenderOptions(statistics="api"))
     assert "API uses per family" in stats and "cudaMalloc" in stats
     assert "\x1b[" in render(report, "text", RenderOptions(color=True))
 
@@ -254,7 +254,7 @@ def test_csv(report):
 
 
 def test_markdown(report):
-    md = render(report, "markdown", RenderOptions(statistics=True))
+    md = render(report, "markdown", RenderOptions(statistics="api"))
     assert md.startswith("# hipport porting report")
     assert "| runtime |" in md and "## Findings" in md
     assert "- **error** `src/a.cu:2:30`" in md

@@ -11,8 +11,9 @@ FORCE_COLOR unset and output piped:
     hipport check . --rocm 6.3 --output-format concise        > concise.txt
     hipport check . --rocm 6.3 --output-format grouped        > grouped.txt
     hipport check . --rocm 6.3 -q --no-hints                  > quiet-no-hints.txt
-    COLUMNS=40 hipport check . --rocm 6.3 --output-format concise --statistics \
+    COLUMNS=40 hipport check . --rocm 6.3 --output-format concise --statistics=api \
         > concise-statistics.txt
+    hipport check . --rocm 6.3 --statistics                   > statistics.txt
 
 then read line by line. The target is pinned so that a newer release in the tables does
 not change them; regenerate them the same way when the example or its mappings change,
@@ -43,9 +44,10 @@ GOLDEN_RUNS = {
     "grouped.txt": (["--output-format", "grouped"], {}),
     "quiet-no-hints.txt": (["-q", "--no-hints"], {}),
     "concise-statistics.txt": (
-        ["--output-format", "concise", "--statistics"],
+        ["--output-format", "concise", "--statistics=api"],
         {"COLUMNS": "40"},
     ),
+    "statistics.txt": (["--statistics"], {}),
 }
 HEAD = "#include <cuda_runtime.h>\n"
 
@@ -106,6 +108,13 @@ def test_goldens_say_what_each_layout_promises():
     # piped, a 40-column terminal setting truncates nothing
     assert "curandSetPseudoRandomGeneratorSeed" in stats and "…" not in stats
     assert "hiprandSetPseudoRandomGeneratorSeed" in stats
+    assert ": warning: " not in stats  # the tables stand in for the listing
+    per_rule = (GOLDEN / "statistics.txt").read_text().splitlines()
+    assert ": warning: " not in "".join(per_rule)  # ruff's: one line per rule, no listing
+    assert [line.split()[1] for line in per_rule[:-1]] == sorted(
+        {line.rsplit("[", 1)[1].rstrip("]") for line in findings},
+        key=lambda code: (-sum(f"[{code}]" in line for line in findings), code),
+    )
 
 
 @pytest.mark.slow

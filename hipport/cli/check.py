@@ -67,7 +67,14 @@ def _run(paths: tuple[Path, ...], config, values: dict[str, Any]):
 )
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings fail the gate.")
 @click.option(
-    "--statistics", is_flag=True, help="Add per-family and per-API statistics (text and markdown)."
+    "--statistics",
+    type=click.Choice(["rules", "api"]),
+    is_flag=False,
+    flag_value="rules",
+    default=None,
+    help="Instead of the listing: one line per rule with its count, most first (as ruff's; "
+    "`--statistics` alone), or `--statistics=api`: the per-family and per-API tables "
+    "(text; markdown adds the API table).",
 )
 @click.option(
     "--show-branches",
@@ -93,7 +100,7 @@ def check(
     output: Path | None,
     fail_on: str | None,
     exit_zero: bool,
-    statistics: bool,
+    statistics: str | None,
     show_branches: bool,
     show_settings: bool,
     baseline_file: Path | None,

@@ -146,7 +146,7 @@ def check_writable(targets: list[Destination]) -> None:
 
 
 def render_options(
-    values: dict[str, Any], fail_on: str, statistics: bool, to_terminal: bool
+    values: dict[str, Any], fail_on: str, statistics: str | None, to_terminal: bool
 ) -> RenderOptions:
     return RenderOptions(
         fail_on=fail_on,

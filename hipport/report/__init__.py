@@ -29,7 +29,9 @@ TEXT_LAYOUTS = ("full", "concise", "grouped")
 @dataclass(frozen=True)
 class RenderOptions:
     fail_on: str = "error"  # JUnit failures and the text summary's verdict use it
-    statistics: bool = False  # text/markdown: add the per-family and per-API tables
+    # text: "rules" prints one line per rule instead of the listing (as ruff's --statistics),
+    # "api" the per-family and per-API tables instead; markdown: either adds the API table
+    statistics: str | None = None
     color: bool = False  # text: ANSI colours (only when writing to a terminal)
     width: int | None = None  # text: the terminal's width; None: never wrap or truncate
     layout: str = "full"  # text: full, concise or grouped (TEXT_LAYOUTS)

@@ -415,7 +415,7 @@ def build_report(
         totals=totals,
         families=families,
         apis=apis,
-        rocm=minimum_rocm(tally.distinct(), target, tables),
+        rocm=_most_used_first(minimum_rocm(tally.distinct(), target, tables), apis),
         coverage=_coverage(tally.per_api(), target, tables),
         files=files,
         directories=_directories(files),
@@ -573,6 +573,14 @@ def _statistics(tally: UseTally, findings: list[Finding]) -> tuple[list[FamilySt
         fam.counts.add(stat.status, stat.uses)
     apis = sorted(by_api.values(), key=lambda s: (s.status == "mapped", -s.uses, s.api))
     return sorted(families.values(), key=lambda f: (-f.counts.uses, f.family)), apis
+
+
+def _most_used_first(rocm: RocmRequirement, apis: list[ApiStat]) -> RocmRequirement:
+    """The blocking APIs most used first (ties by name): the top of the list is the work
+    that unblocks the most code."""
+    uses = {a.api: a.uses for a in apis}
+    rocm.blocking_apis.sort(key=lambda name: (-uses.get(name, 0), name))
+    return rocm
 
 
 def minimum_rocm(uses: Iterable[Any], target: Target, tables: Tables) -> RocmRequirement:

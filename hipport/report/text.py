@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import io
 import os
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
-from hipport.findings import Finding
+from hipport.findings import RULES, Finding
 from hipport.report import RenderOptions
 from hipport.report.model import Report
 
@@ -31,10 +32,31 @@ _BATCH_LINES = 1000  # lines per print without colour: rich's cost per print, bo
 SOURCE_LINE_MAX = 300  # characters of a source line shown under a finding
 
 
-def finding_line(f: Finding, path: str | None = None) -> str:
+LONG_MESSAGE = 100  # characters: a longer message is printed whole once a run, then cut
+
+
+def finding_line(f: Finding, path: str | None = None, message: str | None = None) -> str:
     loc = f.location
     where = path if path is not None else loc.path
-    return f"{where}:{loc.line}:{loc.column}: {f.severity.value}: {f.message} [{f.code}]"
+    said = f.message if message is None else message
+    return f"{where}:{loc.line}:{loc.column}: {f.severity.value}: {said} [{f.code}]"
+
+
+class _Repeats:
+    """A long message seen before in the run is cut to its first clause, "(as above)": the
+    reader has the whole text once (HIP014's 330 characters repeated 853 times)."""
+
+    def __init__(self) -> None:
+        self._seen: set[str] = set()
+
+    def __call__(self, message: str) -> str:
+        if len(message) <= LONG_MESSAGE:
+            return message
+        if message not in self._seen:
+            self._seen.add(message)
+            return message
+        head = message.split(": ", 1)[0].split("; ", 1)[0]
+        return (head if len(head) < len(message) else message[:LONG_MESSAGE]) + " (as above)"
 
 
 def display_path(path: str, root: str, cwd: str | None) -> str:
@@ -64,14 +86,24 @@ def render(report: Report, options: RenderOptions | None = None) -> str:
     )
     out = _Printer(console, options.color)
     paths = _PathNames(report.root, options.cwd)
-    if options.layout == "grouped":
+    if options.statistics == "rules":  # as ruff's --statistics: instead of the listing
+        for line in rule_statistics(report):
+            out.line(line)
+        out.flush()
+        console.print(_verdict(report, options), markup=False)
+        return _without_trailing_spaces(buffer.getvalue())
+    if options.statistics == "api":
+        pass  # the per-family and per-API tables stand in for the listing (below)
+    elif options.layout == "grouped":
         _grouped(out, report.findings, paths)
     else:
         full = options.layout == "full"
         sources = _SourceLines(options.sources or _disk_reader(report.root)) if full else None
         hinted: set[str] = set()
+        repeats = _Repeats()
         for f in report.findings:
-            out.line(finding_line(f, paths(f.location.path)), _STYLES[f.severity.value])
+            line = finding_line(f, paths(f.location.path), repeats(f.message))
+            out.line(line, _STYLES[f.severity.value])
             if sources is not None:
                 for text in _caret(f, sources):
                     out.line(text, "dim")
@@ -88,8 +120,8 @@ def render(report: Report, options: RenderOptions | None = None) -> str:
         return _without_trailing_spaces(buffer.getvalue())
     if report.findings or report.stale:
         console.print()
-    console.print(_summary(report), markup=False, soft_wrap=False)
-    if options.statistics:
+    console.print(_summary(report, paths), markup=False, soft_wrap=False)
+    if options.statistics == "api":
         console.print(_families(report), soft_wrap=False)
         console.print(_apis(report), soft_wrap=False)
     console.print(_verdict(report, options), markup=False)
@@ -189,6 +221,7 @@ def _chars(raw: bytes, byte_offset: int) -> int:
 
 def _grouped(out: _Printer, findings: list[Finding], paths: _PathNames) -> None:
     current = None
+    repeats = _Repeats()
     for f in findings:
         if f.location.path != current:
             if current is not None:
@@ -197,7 +230,7 @@ def _grouped(out: _Printer, findings: list[Finding], paths: _PathNames) -> None:
             out.line(paths(current), "bold")
         loc = f.location
         out.line(
-            f"  {loc.line}:{loc.column}  {f.severity.value:<7}  {f.message} [{f.code}]",
+            f"  {loc.line}:{loc.column}  {f.severity.value:<7}  {repeats(f.message)} [{f.code}]",
             _STYLES[f.severity.value],
         )
 
@@ -211,11 +244,65 @@ def _hint(f: Finding) -> str:
     return text + (f" (ROCm {f.min_rocm}+)" if f.min_rocm else "")
 
 
-def _summary(report: Report) -> Table:
+def rule_statistics(report: Report) -> list[str]:
+    """One line per rule, most findings first, as ruff's --statistics: count, code, name,
+    severity, in aligned columns."""
+    counted: Counter[tuple[str, str]] = Counter((f.code, f.severity.value) for f in report.findings)
+    ranked = sorted(counted.items(), key=lambda kv: (-kv[1], kv[0]))
+    rows = [
+        (str(n), code, RULES[code].name if code in RULES else "", level)
+        for (code, level), n in ranked
+    ]
+    if not rows:
+        return []
+    count_w, code_w, name_w = (max(len(r[i]) for r in rows) for i in range(3))
+    return [
+        f"{n:>{count_w}}  {code:<{code_w}}  {name:<{name_w}}  {level}"
+        for n, code, name, level in rows
+    ]
+
+
+TRIAGE_TOP = 5  # rules per severity and files the summary names before "and N more"
+
+
+def plural(count: int, word: str) -> str:
+    """`1 error`, `2 errors`."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _first(items: list[str], total: int) -> str:
+    return ", ".join(items) + (f" and {total - len(items)} more" if total > len(items) else "")
+
+
+def _triage(report: Report, table: Table, paths: Callable[[str], str]) -> None:
+    """What to fix first: reported findings per rule for each severity, most first, and the
+    files with the most errors and warnings."""
+    per_rule: dict[str, Counter[str]] = {}
+    for f in report.findings:
+        per_rule.setdefault(f.severity.value, Counter())[f.code] += 1
+    for level in ("error", "warning", "note"):
+        counted = per_rule.get(level)
+        if not counted:
+            continue
+        ranked = sorted(counted.items(), key=lambda kv: (-kv[1], kv[0]))
+        names = [
+            f"{code} {RULES[code].name if code in RULES else ''} {n}".replace("  ", " ")
+            for code, n in ranked[:TRIAGE_TOP]
+        ]
+        table.add_row(f"top {level}s", _first(names, len(ranked)))
+    files = [w for w in report.files if w.kind == "file" and w.errors + w.warnings]
+    if files:
+        files.sort(key=lambda w: (-w.errors, -w.warnings, w.path))
+        shown = [f"{paths(w.path)} ({w.errors} E, {w.warnings} W)" for w in files[:TRIAGE_TOP]]
+        table.add_row("top files", _first(shown, len(files)))
+
+
+def _summary(report: Report, paths: Callable[[str], str]) -> Table:
     t, r = report.totals, report.rocm
     table = Table(title="hipport check", show_header=False, box=None, pad_edge=False)
     table.add_column("what", style="bold", no_wrap=True)
     table.add_column("value", overflow="fold")
+    _triage(report, table, paths)
     table.add_row("files", f"{t.files} ({t.files_changed} to change, {t.files_failed} failed)")
     table.add_row("lines", f"{t.lines} ({t.lines_changed} to change)")
     table.add_row(
@@ -228,12 +315,14 @@ def _summary(report: Report) -> Table:
     table.add_row("minimum ROCm", f"{minimum}{deciding}")
     table.add_row("target ROCm", f"{r.target}" + ("" if r.satisfied else "  (too old)"))
     if r.blocking_apis:
-        more = f" and {len(r.blocking_apis) - 5} more" if len(r.blocking_apis) > 5 else ""
-        table.add_row("no HIP port", ", ".join(r.blocking_apis[:5]) + more)
+        uses = {a.api: a.uses for a in report.apis}
+        shown = [f"{api} ({uses.get(api, 0)})" for api in r.blocking_apis[:TRIAGE_TOP]]
+        table.add_row("no HIP port", _first(shown, len(r.blocking_apis)))
     c = report.counts()
     table.add_row(
         "findings",
-        f"{c['error']} errors, {c['warning']} warnings, {c['note']} notes"
+        f"{plural(c['error'], 'error')}, {plural(c['warning'], 'warning')}, "
+        f"{plural(c['note'], 'note')}"
         + (f"; {len(report.baselined)} baselined" if report.baselined else "")
         + (f"; {len(report.suppressed)} suppressed" if report.suppressed else ""),
     )
