@@ -21,7 +21,7 @@ HEAD = "#include <cuda_runtime.h>\n"
 SRC = (
     HEAD + "void f(){ cudaMalloc(&p, n); cudaDeviceFlushGPUDirectRDMAWrites(t, s); }\n"
     "void g(){ cudaDeviceSetSharedMemConfig(c); }\n"
-    "__global__ void k(int v){ v = __shfl_down_sync(m, v, 1); }\n"
+    "__global__ void k(int v){ v = __shfl_down_sync(0xffffffff, v, 1); }\n"
 )
 
 
@@ -95,7 +95,7 @@ def test_junit_suite_per_file_case_per_finding(report):
     assert root.get("tests") == "4" and root.get("failures") == "1"
     warn = ET.fromstring(render(report, "junit", RenderOptions(fail_on="note")))
     failures = [f for c in warn.iter("testcase") for f in c.findall("failure")]
-    assert sorted(f.get("type") for f in failures) == ["HIP001", "HIP005", "HIP010"]
+    assert sorted(f.get("type") for f in failures) == ["HIP001", "HIP005", "HIP023"]
     assert warn.get("failures") == "3"
     never = ET.fromstring(render(report, "junit", RenderOptions(fail_on="never")))
     assert never.get("failures") == "0" and never.get("tests") == "4"
@@ -129,7 +129,7 @@ def test_github_levels(report):
     assert [line.split(" ", 1)[0] for line in lines] == ["::error", "::warning", "::notice"]
 
 
-# 1,000+ real findings: errors (HIP001), warnings (HIP005) and notes (HIP010), interleaved
+# 1,000+ real findings: errors (HIP001), warnings (HIP005) and notes (HIP023), interleaved
 # so that the report's path/line order is not already the severity order.
 MANY_LINES = 350
 
@@ -137,7 +137,7 @@ MANY_LINES = 350
 @pytest.fixture(scope="module")
 def many():
     body = "".join(
-        f"__global__ void k{i}(int v){{ v = __shfl_down_sync(m, v, 1); }}\n"
+        f"__global__ void k{i}(int v){{ v = __shfl_down_sync(0xffffffff, v, 1); }}\n"
         f"void g{i}(){{ cudaDeviceSetSharedMemConfig(c); }}\n"
         f"void f{i}(){{ cudaDeviceFlushGPUDirectRDMAWrites(t, s); }}\n"
         for i in range(MANY_LINES)
