@@ -855,6 +855,22 @@ WARP_MASK_NARROW = RuleInfo(
     kind=Kind.REWRITE,
 )
 
+MISSING_OVERLOAD = RuleInfo(
+    "HIP025",
+    "missing-overload",
+    Severity.WARNING,
+    "A call to a HIP function that exists only for some argument types (HIP's __ldcs and "
+    "__ldcg take only const __half* and const __half2*), with an argument of another type.",
+    "The name is renamed like any other, but the call does not compile unless HIP has the "
+    "overload: an error where the argument is declared with another type in the function, a "
+    "warning where hipport cannot see the type.",
+    "__global__ void k(const float* in, float* out) { out[0] = __ldcs(in); }",
+    "Use the finding's alternative (mappings/alternatives.tsv), e.g. "
+    "__builtin_nontemporal_load(p) for a streaming load of a float.",
+    module="rules.overloads",
+    kind=Kind.REWRITE,
+)
+
 # --------------------------------------------------------------------------- the index
 
 # The rewrite rules, in the order the engine runs them (earlier edits win overlaps).
@@ -863,6 +879,7 @@ REWRITE_ORDER: tuple[str, ...] = (
     "rules.types",
     "rules.rename",
     "rules.warp_masks",
+    "rules.overloads",
     "rules.namespaces",
     "rules.includes",
     "rules.launch",

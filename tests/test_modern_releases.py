@@ -1,6 +1,7 @@
 """Modern CUDA (fp8, bf16, warp masks) translated for the release it targets compiles with
 that release's headers: Debian's HIP 5.2 (hipcc) and the HIP 6.3 headers in ../shared/hip-6.3
-(clang++-15, tools/hip63.py). The CUDA inputs are the engine pairs, proven real with nvcc."""
+(clang++-15, tools/hip63.py). The CUDA inputs are the engine pairs, proven real with nvcc.
+Every compile is marked hipcc (a HIP compiler: Debian's hipcc or its clang for 6.3)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,9 @@ NVCC_PROVEN = (
     "../warp_masks/narrow_masks.cu",
     "../warp_masks/macro_already_defined.cu",
     "../warp_masks/dead_arm.cu",
+    "device/alternatives_exact.cu",
+    "device/alternatives_bf16_rn.cu",
+    "../overloads/ldcs_float.cu",
 )
 
 
@@ -74,6 +78,7 @@ def test_inputs_are_real_cuda(rel: str) -> None:
     assert proc.returncode == 0, proc.stderr[-2000:]
 
 
+@pytest.mark.hipcc
 def test_fp8_for_6_3_uses_the_ocp_types_and_compiles(tmp_path: Path) -> None:
     path, output, errors = translated(tmp_path, "device/fp8_ocp.cu", "6.3")
     text = output.decode()
@@ -98,6 +103,7 @@ def test_fp8_for_5_2_is_reported_and_does_not_compile(tmp_path: Path) -> None:
     assert not compile52(path).ok
 
 
+@pytest.mark.hipcc
 def test_bf16_typedefs_for_6_3_compile(tmp_path: Path) -> None:
     path, output, errors = translated(tmp_path, "device/bf16_typedefs.cu", "6.3")
     assert not errors
@@ -113,6 +119,7 @@ def test_bf16_for_5_2_is_reported_and_does_not_compile(tmp_path: Path) -> None:
     assert not compile52(path).ok
 
 
+@pytest.mark.hipcc
 def test_full_warp_masks_for_6_3_compile(tmp_path: Path) -> None:
     """Shuffles, ballots and votes with every spelling of the full-warp mask: widened to
     64 bits with HIP_ENABLE_WARP_SYNC_BUILTINS defined, they pass the 6.3 static_assert."""
@@ -126,6 +133,7 @@ def test_full_warp_masks_for_6_3_compile(tmp_path: Path) -> None:
     assert result.ok, result.stderr[-3000:]
 
 
+@pytest.mark.hipcc
 def test_narrow_masks_are_errors_and_do_not_compile_for_6_3(tmp_path: Path) -> None:
     path, _, errors = translated(tmp_path, "../warp_masks/narrow_masks.cu", "6.3")
     assert sum(e.startswith("HIP024") for e in errors) == 5
@@ -133,6 +141,7 @@ def test_narrow_masks_are_errors_and_do_not_compile_for_6_3(tmp_path: Path) -> N
     assert not result.ok and "must be a 64-bit integer" in result.stderr
 
 
+@pytest.mark.hipcc
 def test_without_the_macro_6_3_has_no_sync_builtins(tmp_path: Path) -> None:
     """The macro translate inserts is needed: without it the 6.3 headers lack the calls."""
     path, output, _ = translated(tmp_path, "../warp_masks/full_masks_6_3.cu", "6.3")
@@ -141,6 +150,7 @@ def test_without_the_macro_6_3_has_no_sync_builtins(tmp_path: Path) -> None:
     assert not compile63(bare).ok
 
 
+@pytest.mark.hipcc
 def test_the_shim_defines_the_macro_and_widens_full_masks(tmp_path: Path, hipport_cmd) -> None:
     """The CUDA source, unchanged, builds for 6.3 through the shim: it defines
     HIP_ENABLE_WARP_SYNC_BUILTINS and its wrappers turn the full-warp mask into ~0ull."""
@@ -158,3 +168,30 @@ def test_the_shim_defines_the_macro_and_widens_full_masks(tmp_path: Path, hippor
     _need(compiler, "clang++-15 and ../shared/hip-6.3")
     result = compile_one([*compiler, f"-I{shim}"], src / "warp.cu", OFFLOAD_ARCH)
     assert result.ok, result.stderr[-3000:]
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("rocm", ["5.2", "6.3"])
+def test_exact_alternatives_compile(tmp_path: Path, rocm: str) -> None:
+    """__trap -> __builtin_trap, __stcs(p, v) -> __builtin_nontemporal_store(v, p)."""
+    path, output, errors = translated(tmp_path, "device/alternatives_exact.cu", rocm)
+    assert not errors
+    assert b"__builtin_nontemporal_store(in[i] * 2.0f, out + i)" in output
+    result = compile52(path) if rocm == "5.2" else compile63(path)
+    assert result.ok, result.stderr[-3000:]
+
+
+@pytest.mark.hipcc
+def test_bf16_rn_alternative_compiles_for_6_3(tmp_path: Path) -> None:
+    path, output, errors = translated(tmp_path, "device/alternatives_bf16_rn.cu", "6.3")
+    assert not errors and b"__float2bfloat16(in[i])" in output
+    result = compile63(path)
+    assert result.ok, result.stderr[-3000:]
+
+
+@pytest.mark.hipcc
+def test_approximate_alternatives_are_errors_that_do_not_compile(tmp_path: Path) -> None:
+    path, output, errors = translated(tmp_path, "../overloads/ldcs_float.cu", "6.3")
+    assert errors == ["HIP001 __stcg", "HIP001 __stwt", "HIP025 __ldcg", "HIP025 __ldcs"]
+    assert b"__builtin_nontemporal" not in output  # suggested, never applied
+    assert not compile63(path).ok

@@ -8,7 +8,7 @@ per-release identifier lists (for the older mappings), the include map and the H
 identifier scan, and writes one TSV per family plus history.tsv, includes.tsv, hipext.tsv
 (from tools/hipext_curated.tsv, versioned by the identifier scan), copies of the reviewed
 corrections kept by hand in tools/ (overrides.tsv, additions.tsv, include_overrides.tsv,
-conditions.tsv),
+conditions.tsv, alternatives.tsv),
 counts.json and NOTICE. The output is deterministic, so a
 test can regenerate it and compare with what is committed.
 """
@@ -439,6 +439,7 @@ def build(data: Path, out: Path) -> dict[str, int]:
         "include_overrides.tsv",
         "additions.tsv",
         "conditions.tsv",
+        "alternatives.tsv",
     ):
         (out / name).write_text((HERE / name).read_text(encoding="utf-8"), encoding="utf-8")
     (out / "NOTICE").write_text(notice_text(data), encoding="utf-8")

@@ -77,6 +77,9 @@ def show(name: str, fmt: str, **target_values: Any) -> int | None:
             "condition": res.condition,
             "reason": res.reason(),
             "hipext_alternatives": [a.name for a in res.alternatives],
+            # alternatives.tsv: an exact one is the row's mapping (its evidence says so)
+            "alternative": res.substitute.text() if res.substitute else None,
+            "alternative_evidence": res.substitute.evidence if res.substitute else None,
         }
         entry["argument_rewrites"] = rewrites_for(tbl, row.cuda, target)
         entries.append(entry)

@@ -114,6 +114,30 @@ def type_before(v: CodeIndex, k: int) -> list[str]:
     return words
 
 
+def declared_type(v: CodeIndex, k: int) -> list[str] | None:
+    """The words of the declaration of the variable at code token k (`const float * in` ->
+    ["const", "float", "*"]), found in its function (parameters included); None if unseen."""
+    body = v.body_at(k)
+    if body is None:
+        return None
+    name = v.texts[k]
+    for j in range(k - 1, body.head - 1, -1):
+        if v.texts[j] != name or v.kinds[j] != IDENTIFIER:
+            continue
+        if v.text(j + 1) not in (";", ",", "=", ")", "[") or v.text(j - 1) in (".", "->"):
+            continue
+        words = []
+        q = j - 1
+        while q >= 0 and (
+            v.kinds[q] in (KEYWORD, IDENTIFIER) or v.texts[q] in ("::", "*", "&", "<", ">")
+        ):
+            words.append(v.texts[q])
+            q -= 1
+        if words and any(v.kinds[j - 1 - i] in (KEYWORD, IDENTIFIER) for i in range(len(words))):
+            return list(reversed(words))
+    return None
+
+
 def declared_narrow(v: CodeIndex, k: int) -> str | None:
     """The 32-bit type the variable at code token k is declared with, if it is: either
     declared right here (`unsigned m = ...`) or earlier in the same function."""

@@ -192,7 +192,8 @@ def _make_plan(ctx: Context, name: str, res: Resolution) -> _Plan:
         family=res.family,
         hip=res.new_name,
         min_rocm=str(res.min_rocm) if res.min_rocm else None,
-        alternative=", ".join(a.name for a in res.alternatives) or None,
+        alternative=", ".join(a.name for a in res.alternatives)
+        or (res.substitute.hip if res.substitute else None),
     )
     found: list[tuple[str, str, dict[str, object]]] = []
     if res.status is not Status.MAPPED:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from weakref import WeakKeyDictionary
 
-from hipport.tables.model import HipExt, Mapping, Tables
+from hipport.tables.model import Alternative, HipExt, Mapping, Tables
 from hipport.target import Target, Version
 
 
@@ -39,6 +39,9 @@ class Resolution:
     cuda_mismatch: Version | None = None
     cuda_assumed: bool = False  # no target CUDA: cuda_mismatch is the newest the tables know
     alternatives: tuple[HipExt, ...] = field(default=())
+    # what to write instead where HIP lacks the name or an overload (alternatives.tsv,
+    # approximate: suggested, never applied)
+    substitute: Alternative | None = None
 
     @property
     def family(self) -> str | None:
@@ -100,6 +103,8 @@ class Resolution:
                 text = f"{self.name} is not in hipport's tables"
         if self.condition:
             text += f" (requires {self.condition} to be defined)"
+        if self.substitute is not None and self.status is not Status.MAPPED:
+            text += f"; instead: {self.substitute.text()}"
         return text
 
 
@@ -206,6 +211,7 @@ def resolve_row(tables: Tables, mapping: Mapping, target: Target) -> Resolution:
         experimental=experimental,
         condition=_condition(tables, mapping.condition, rocm),
         alternatives=tuple(tables.hipext_for.get(name, ())),
+        substitute=tables.alternative(mapping),
     )
     if counterpart and library == "hip" and mapping.cuda_unsupported:
         cuda = target.cuda or tables.landscape.newest_cuda

@@ -105,6 +105,25 @@ class EarlierMapping(NamedTuple):
     evidence: str
 
 
+class Alternative(NamedTuple):
+    """What to write instead of a CUDA name HIP lacks (alternatives.tsv): `exact` ones are
+    applied as the row's mapping (same semantics), `approximate` ones are suggested in the
+    findings, never applied."""
+
+    cuda: str
+    family: str
+    hip: str
+    exact: bool
+    since: Version | None
+    note: str
+    evidence: str
+
+    def text(self) -> str:
+        kind = "exact" if self.exact else "approximate"
+        since = f", ROCm {self.since}+" if self.since else ""
+        return f"{self.hip} ({kind}{since}: {self.note})"
+
+
 class Condition(NamedTuple):
     """A macro some HIP names need defined before the HIP headers (conditions.tsv), and the
     releases that need it: from `needed_from` up to, not including, `needed_until`."""
@@ -322,6 +341,19 @@ class Tables:
             )
             for r in _read_tsv(directory / "conditions.tsv")
         }
+        self.alternatives = {
+            (r["cuda"], r["family"]): Alternative(
+                r["cuda"],
+                r["family"],
+                r["hip"],
+                r["exactness"] == "exact",
+                _version(r["since"]),
+                r["note"],
+                r["evidence"],
+            )
+            for r in _read_tsv(directory / "alternatives.tsv")
+        }
+        self._apply_exact_alternatives()
         self.additions = _read_tsv(directory / "additions.tsv")
         self.rows.extend(_addition(a) for a in self.additions)
         self.by_cuda: dict[str, list[Mapping]] = {}
@@ -397,6 +429,27 @@ class Tables:
                 condition=override["condition"] or None,
                 evidence=override["evidence"],
             )
+
+    def _apply_exact_alternatives(self) -> None:
+        """An exact alternative is the row's mapping: renamed (and its arguments rewritten,
+        arguments.tsv) by translate and the shim, version-gated by its `since`."""
+        for i, row in enumerate(self.rows):
+            alt = self.alternatives.get((row.cuda, row.family))
+            if alt is None or not alt.exact:
+                continue
+            self.rows[i] = row._replace(
+                hip=alt.hip,
+                hip_added=alt.since,
+                unsupported=False,
+                evidence=f"alternatives.tsv (exact): {alt.note}. {alt.evidence}",
+            )
+
+    def alternative(self, mapping: Mapping | None) -> Alternative | None:
+        """The approximate alternative of a row, if alternatives.tsv has one."""
+        if mapping is None:
+            return None
+        alt = self.alternatives.get((mapping.cuda, mapping.family))
+        return alt if alt is not None and not alt.exact else None
 
     def get(self, cuda_name: str) -> Mapping | None:
         """The row for a CUDA name; a name listed in several families resolves to the first

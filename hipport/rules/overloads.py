@@ -1,0 +1,70 @@
+"""Overloads HIP lacks: a CUDA name that maps to a HIP function declared only for some
+argument types (mappings/alternatives.tsv lists its approximate alternative: `__ldcs` and
+`__ldcg` exist in HIP for `const __half*`/`const __half2*` only). A call whose pointer
+argument is declared in the function with another type is HIP025 as an error (it does not
+compile), a call whose argument type hipport cannot see a warning; both name the alternative.
+Nothing is rewritten: the alternative is approximate."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hipport.catalogue import MISSING_OVERLOAD
+from hipport.findings import Severity
+from hipport.lexer import IDENTIFIER
+from hipport.rules.context import Context, RuleResult
+from hipport.rules.lane_masks import declared_type
+from hipport.tables import Status
+
+# the argument types HIP declares these functions for (alternatives.tsv's note says where)
+_HALF_WORDS = frozenset({"__half", "__half2", "half", "half2"})
+
+
+class OverloadRule:
+    name = "overloads"
+    codes = (MISSING_OVERLOAD.code,)
+
+    def run(self, ctx: Context) -> RuleResult:
+        out = RuleResult()
+        names = {
+            n
+            for n in ctx.identifiers & {a.cuda for a in ctx.tables.alternatives.values()}
+            if ctx.resolve(n).status is Status.MAPPED and ctx.resolve(n).substitute is not None
+        }
+        if not names:
+            return out
+        v = ctx.code
+        for k in v.indices(names):
+            if v.is_member(k) or not v.punct(k + 1, "("):
+                continue
+            close = v.match(k + 1)
+            args = v.arguments(k + 1, close) if close is not None else None
+            if not args or v.is_dead(k):
+                continue
+            a, b = args[0]
+            first = next((q for q in range(a, b) if v.kinds[q] == IDENTIFIER), None)
+            words = declared_type(v, first) if first is not None else None
+            if words is not None and _HALF_WORDS & set(words):
+                continue
+            res = ctx.resolve(v.texts[k])
+            alt = res.substitute
+            assert alt is not None
+            seen = f"`{v.texts[first]}` is `{' '.join(words)}`" if words else "its type is unseen"
+            finding = v.finding(
+                MISSING_OVERLOAD,
+                k,
+                close if close is not None else k,
+                f"HIP's {res.new_name} has no overload for this argument ({seen}): "
+                f"{alt.note}; instead: {alt.hip}",
+                api=v.texts[k],
+                hip=alt.hip,
+                alternative=alt.hip,
+                hint=alt.text(),
+            )
+            if words is not None:
+                finding = replace(finding, severity=Severity.ERROR)
+            out.findings.append(finding)
+        return out
+
+
+RULE = OverloadRule()
