@@ -114,26 +114,32 @@ def type_before(v: CodeIndex, k: int) -> list[str]:
     return words
 
 
+_DECLARATOR = frozenset({"::", "*", "&", "<", ">"})
+
+
+_DECLARATOR = frozenset({"::", "*", "&", "<", ">"})
+
+
 def declared_type(v: CodeIndex, k: int) -> list[str] | None:
     """The words of the declaration of the variable at code token k (`const float * in` ->
     ["const", "float", "*"]), found in its function (parameters included); None if unseen."""
     body = v.body_at(k)
     if body is None:
         return None
-    name = v.texts[k]
+    t = v.tokens
+    texts, kinds = t.texts, t.kinds
+    name = texts[k]
     for j in range(k - 1, body.head - 1, -1):
-        if v.texts[j] != name or v.kinds[j] != IDENTIFIER:
+        if texts[j] != name or kinds[j] != IDENTIFIER:
             continue
-        if v.text(j + 1) not in (";", ",", "=", ")", "[") or v.text(j - 1) in (".", "->"):
+        if t.text(j + 1) not in (";", ",", "=", ")", "[") or t.text(j - 1) in (".", "->"):
             continue
         words = []
         q = j - 1
-        while q >= 0 and (
-            v.kinds[q] in (KEYWORD, IDENTIFIER) or v.texts[q] in ("::", "*", "&", "<", ">")
-        ):
-            words.append(v.texts[q])
+        while q >= 0 and (kinds[q] in (KEYWORD, IDENTIFIER) or texts[q] in _DECLARATOR):
+            words.append(texts[q])
             q -= 1
-        if words and any(v.kinds[j - 1 - i] in (KEYWORD, IDENTIFIER) for i in range(len(words))):
+        if any(kinds[j - 1 - i] in (KEYWORD, IDENTIFIER) for i in range(len(words))):
             return list(reversed(words))
     return None
 

@@ -35,28 +35,30 @@ class OverloadRule:
             return out
         v = ctx.code
         for k in v.indices(names):
-            if v.is_member(k) or not v.punct(k + 1, "("):
+            if v.tokens.is_member(k) or not v.tokens.punct(k + 1, "("):
                 continue
-            close = v.match(k + 1)
-            args = v.arguments(k + 1, close) if close is not None else None
+            close = v.tokens.match(k + 1)
+            args = v.tokens.arguments(k + 1, close) if close is not None else None
             if not args or v.is_dead(k):
                 continue
             a, b = args[0]
-            first = next((q for q in range(a, b) if v.kinds[q] == IDENTIFIER), None)
+            first = next((q for q in range(a, b) if v.tokens.kinds[q] == IDENTIFIER), None)
             words = declared_type(v, first) if first is not None else None
             if words is not None and _HALF_WORDS & set(words):
                 continue
-            res = ctx.resolve(v.texts[k])
+            res = ctx.resolve(v.tokens.texts[k])
             alt = res.substitute
             assert alt is not None
-            seen = f"`{v.texts[first]}` is `{' '.join(words)}`" if words else "its type is unseen"
+            seen = "its type is unseen"
+            if words:
+                seen = f"`{v.tokens.texts[first]}` is `{' '.join(words)}`"
             finding = v.finding(
                 MISSING_OVERLOAD,
                 k,
                 close if close is not None else k,
                 f"HIP's {res.new_name} has no overload for this argument ({seen}): "
                 f"{alt.note}; instead: {alt.hip}",
-                api=v.texts[k],
+                api=v.tokens.texts[k],
                 hip=alt.hip,
                 alternative=alt.hip,
                 hint=alt.text(),
