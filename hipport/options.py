@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping as MappingABC
 from dataclasses import dataclass, field
 
+from hipport.preprocess import ProjectHeaders
 from hipport.tables import Tables
 
 
@@ -23,6 +24,8 @@ class EngineOptions:
     # the project's macros for the HIP build, in order: "-DNAME", "-DNAME=VALUE", "-UNAME"
     # (config `defines`, then the command line; a file's compile_args -D/-U come after)
     defines: tuple[str, ...] = ()
+    # the project's files for the preprocessor model to follow #include into (None: none)
+    headers: ProjectHeaders | None = None
     # Tests (debug) only: re-translate the output and check it is stable, and check that
     # every byte outside the edits is unchanged; a violation raises AssertionError.
     check_invariants: bool = False

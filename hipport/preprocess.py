@@ -18,6 +18,7 @@ Pure: directives in, verdicts out; no files (the caller hands headers in).
 
 from __future__ import annotations
 
+import posixpath
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
@@ -47,7 +48,20 @@ class Macro:
 
 
 UNKNOWN = Macro(False, origin="unknown")  # neither defined nor undefined as far as we know
-Env = dict[str, Macro]
+PROJECT_UNDEFINED = Macro(False, origin="undefined: no compiled #define of it before")
+
+
+class Env(dict[str, Macro]):
+    """Macro name -> what is known of it. A name not in it is unknown, unless the project
+    #defines it somewhere the model reads (`project`): undefined until a compiled #define."""
+
+    project: frozenset[str] | set[str] = frozenset()
+
+    def macro(self, name: str) -> Macro:
+        found = self.get(name)
+        if found is not None:
+            return found
+        return PROJECT_UNDEFINED if name in self.project else UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -90,6 +104,11 @@ class Conditionals:
     undecided: tuple[tuple[int, int], ...] = ()  # sorted byte ranges of undecided arms
     includes: tuple[tuple[str, bool], ...] = ()  # (spelling, angle) of compiled #includes
     defines: tuple[str, ...] = ()  # macros compiled #defines define (live or undecided)
+    reached: frozenset[str] = frozenset()  # project headers compiled (ProjectHeaders keys)
+    # names the HIP build's own code defines here and in the headers it reaches: macros
+    # #defined in compiled code, and every name a reached header already written for HIP
+    # defines (the project's replacements: no finding and no rename on them)
+    own_names: frozenset[str] = frozenset()
 
     def is_dead(self, offset: int) -> bool:
         return _inside(self.dead, offset)
@@ -167,7 +186,11 @@ class Build:
     view: str = "check"
 
     def worlds(self) -> list[tuple[str, Env]]:
-        """The passes (host, device) and alternatives to walk, each with its macros."""
+        """The passes (host, device) and alternatives to walk, each with its macros (the
+        same lists for the same build: callers copy an Env before changing it)."""
+        return _worlds(self)
+
+    def _worlds(self) -> list[tuple[str, Env]]:
         rows = _rows_for(self.rocm)
         worlds: list[tuple[str, Env]] = []
         alternatives = _alternatives(rows)
@@ -178,7 +201,7 @@ class Build:
         return worlds
 
     def _env(self, rows: dict[str, _Predefined], pass_name: str, alt: dict[str, str]) -> Env:
-        env: Env = {}
+        env = Env()
         for name, row in rows.items():
             env[name] = self._predefined(row, pass_name, alt.get(name))
         for name, target in RENAMED_BY_TRANSLATE.items():
@@ -206,6 +229,11 @@ class Build:
             value = value.format(major=self.rocm[0], minor=self.rocm[1])
         origin = "predefined by hipcc" if row.passes == "both" else "defined on the device pass"
         return Macro(True, tuple(words_of(value)), origin=f"{origin} ({' '.join(value.split())})")
+
+
+@lru_cache(maxsize=64)
+def _worlds(build: Build) -> list[tuple[str, Env]]:
+    return build._worlds()
 
 
 def _alternatives(rows: dict[str, _Predefined]) -> list[dict[str, str]]:
@@ -236,19 +264,14 @@ def parse_define(flag: str, origin: str = "") -> tuple[str, Macro]:
 
 _NAME = re.compile(r"[A-Za-z_]\w*\Z")
 _WORD = re.compile(
-    r"\s*(0[xX][0-9a-fA-F]+\w*|\d\w*|[A-Za-z_]\w*|'(?:\\.|[^'\\])*'|"
+    r"\s*(0[xX][0-9a-fA-F]+\w*|\d\w*|[A-Za-z_]\w*|'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"|"
     r"<<|>>|<=|>=|==|!=|&&|\|\||.)"
 )
 
 
 def words_of(text: str) -> list[str]:
     """A macro value as preprocessor tokens (enough of them for conditions)."""
-    out = []
-    for m in _WORD.finditer(text):
-        word = m.group(1)
-        if not word.isspace():
-            out.append(word)
-    return out
+    return [w for w in _WORD.findall(text.strip()) if not w.isspace()]
 
 
 # --- conditions -------------------------------------------------------------------------------
@@ -295,10 +318,12 @@ _BINARY: dict[str, int] = {
 }
 
 
-def evaluate(words: Sequence[str], env: Env) -> int | None:
+def evaluate(words: Sequence[str], env: dict[str, Macro]) -> int | None:
     """The value of a #if condition (words: its tokens) with the macros of `env`; None when
     it depends on a macro of unknown value (or is not a condition this reads). A name not
     in `env` is unknown; one in it as undefined reads as 0, as the preprocessor does."""
+    if not isinstance(env, Env):
+        env = Env(env)
     try:
         parser = _Parser(list(words), env, 0)
         value = parser.expression(0)
@@ -375,7 +400,7 @@ class _Parser:
             raise _Unreadable
         if paren and self.take() != ")":
             raise _Unreadable
-        macro = self.env.get(word, UNKNOWN)
+        macro = self.env.macro(word)
         if macro is UNKNOWN:
             return None
         return int(macro.defined)
@@ -400,7 +425,7 @@ class _Parser:
             raise _Unreadable
         if word in ("true", "false"):
             return int(word == "true")
-        macro = self.env.get(word, UNKNOWN)
+        macro = self.env.macro(word)
         if macro is UNKNOWN:
             if self.peek() == "(":
                 self.skip_call()
@@ -509,8 +534,78 @@ def tested_names(words: Iterable[str]) -> list[str]:
 
 OPENS = ("if", "ifdef", "ifndef")
 ARMS = ("elif", "else", "elifdef", "elifndef")
-# A header's directives and its key (for #pragma once and cycles), or None: not the project's
-IncludeLookup = Callable[[str, bool, str], tuple[str, Sequence[PPDirective]] | None]
+
+
+@dataclass
+class ProjectHeaders:
+    """The project's own files as the model reads them, to follow #include into: each
+    file's directives (key: its path relative to the run, posix), the names files already
+    written for HIP define (a compat header's replacements), the project's -I directories,
+    and the files every #include of which sits in a dead arm (never compiled)."""
+
+    files: dict[str, tuple[PPDirective, ...]]
+    hip_names: dict[str, frozenset[str]] = field(default_factory=dict)
+    include_dirs: tuple[str, ...] = ()
+    dead: frozenset[str] = frozenset()
+    _tails: dict[str, list[str]] = field(default_factory=dict, repr=False)
+
+    @property
+    def defines(self) -> frozenset[str]:
+        """Every macro a project file #defines (undefined until a compiled #define)."""
+        found = self.__dict__.get("_defines")
+        if found is None:
+            found = frozenset(
+                d.words[0]
+                for ds in self.files.values()
+                for d in ds
+                if d.name == "define" and d.words
+            )
+            self.__dict__["_defines"] = found
+        return found
+
+    def lookup(self, spelling: str, angle: bool, includer: str) -> str | None:
+        """The project file an #include names, as the compiler finds it: a quote include
+        beside its includer, then on the project's -I directories (an angle include only
+        there: <cuda.h> is the toolkit's even when the project has a cuda.h); failing
+        both, a quote include with a directory part that names the end of exactly one
+        project path (hipport does not always know the -I paths: "proj/config.h")."""
+        if spelling.startswith("/"):
+            return None
+        if not angle:
+            key = posixpath.normpath(posixpath.join(posixpath.dirname(includer), spelling))
+            if key in self.files:
+                return key
+        for directory in self.include_dirs:
+            key = posixpath.normpath(posixpath.join(directory, spelling))
+            if key in self.files:
+                return key
+        if angle or "/" not in spelling:
+            return None  # a bare name not beside its includer: a system header's, maybe
+        if not self._tails:
+            for key in self.files:
+                parts = key.split("/")
+                for i in range(len(parts)):
+                    self._tails.setdefault("/".join(parts[i:]), []).append(key)
+        found = self._tails.get(posixpath.normpath(spelling), [])
+        return found[0] if len(found) == 1 else None
+
+    @property
+    def words(self) -> frozenset[str]:
+        """Every word of every directive of the project's files."""
+        found = self.__dict__.get("_words")
+        if found is None:
+            found = frozenset(w for ds in self.files.values() for d in ds for w in d.words)
+            self.__dict__["_words"] = found
+        return found
+
+    def digest_parts(self) -> list:
+        """What a cached result depends on (hipport.runner's options key)."""
+        return [
+            sorted((k, [(d.name, d.words) for d in v]) for k, v in self.files.items()),
+            sorted((k, sorted(v)) for k, v in self.hip_names.items()),
+            list(self.include_dirs),
+            sorted(self.dead),
+        ]
 
 
 @dataclass
@@ -553,13 +648,15 @@ class _WalkArm:
 @dataclass
 class _Walk:
     env: Env
-    include: IncludeLookup | None
+    headers: ProjectHeaders | None
     path: str
     arms: list[_WalkArm] = field(default_factory=list)
     includes: list[tuple[str, bool]] = field(default_factory=list)
     defines: set[str] = field(default_factory=set)
     once: set[str] = field(default_factory=set)
     active: list[str] = field(default_factory=list)  # headers being walked (cycles)
+    reached: set[str] = field(default_factory=set)  # project headers compiled (or maybe)
+    live_defines: set[str] = field(default_factory=set)  # #defined in code surely compiled
     chains: int = 0
     current: int = -1  # the recorded arm the walk is in (-1: top level)
 
@@ -617,7 +714,7 @@ class _Walk:
 
     def condition(self, words: Sequence[str], macros: dict[str, str]) -> bool | None:
         for name in tested_names(words):
-            macros.setdefault(name, self.env.get(name, UNKNOWN).origin)
+            macros.setdefault(name, self.env.macro(name).origin)
         value = evaluate(words, self.env)
         return None if value is None else value != 0
 
@@ -630,6 +727,7 @@ class _Walk:
                 return
             where = f"{self.path}:{d.line}" if d.line else self.path
             self.env[name] = Macro(True, d.words[1:], d.function_like, f"#define at {where}")
+            self.live_defines.add(name)
         elif d.name == "undef" and d.words and _NAME.match(d.words[0]):
             name = d.words[0]
             where = f"{self.path}:{d.line}" if d.line else self.path
@@ -645,14 +743,15 @@ class _Walk:
             return
         if not self.active:
             self.includes.append((spelling, angle))
-        if self.include is None:
+        if self.headers is None:
             return
-        found = self.include(spelling, angle, self.active[-1] if self.active else "")
-        if found is None:
+        key = self.headers.lookup(spelling, angle, self.active[-1] if self.active else self.path)
+        if key is None:
             return
-        key, directives = found
+        self.reached.add(key)
         if key in self.once or key in self.active or len(self.active) > 40:
             return
+        directives = self.headers.files[key]
         self.active.append(key)
         saved = self.path
         self.path = key
@@ -685,38 +784,52 @@ def include_target(words: Sequence[str]) -> tuple[str, bool]:
 def conditionals(
     directives: Sequence[PPDirective],
     build: Build,
-    include: IncludeLookup | None = None,
+    headers: ProjectHeaders | None = None,
     path: str = "",
-    header_defines: Iterable[str] = (),
 ) -> Conditionals:
     """Every #if arm of the file with its verdict under the HIP build (see the module)."""
-    if not any(d.name in OPENS for d in directives):
+    includes = headers is not None and any(d.name == "include" for d in directives)
+    if not includes and not any(d.name in OPENS for d in directives):
         return Conditionals()
     own = {d.words[0] for d in directives if d.name == "define" and d.words}
-    own.update(header_defines)
+    if headers is not None:
+        own |= headers.defines
     worlds = build.worlds()
-    if not _varies(directives, worlds):
+    if not _varies(directives, build, worlds, headers):
         worlds = worlds[:1]
     walks = []
-    for _, env in worlds:
-        env = dict(env)
-        for name in own:  # the project's macros: undefined until a compiled #define
-            env.setdefault(name, Macro(False, origin="undefined: no compiled #define of it before"))
-        walk = _Walk(env, include, path)
+    for _, base in worlds:
+        env = Env(base)
+        env.project = own  # the project's macros: undefined until a compiled #define
+        walk = _Walk(env, headers, path)
         walk.run(directives, True, record=True)
         walks.append(walk)
     return _combine(walks, [w[0] for w in worlds])
 
 
-def _varies(directives: Sequence[PPDirective], worlds: list[tuple[str, Env]]) -> bool:
-    """Whether any world differs from the first in a macro... conservatively: always walk
-    every world unless the file names none of the macros that differ."""
-    first = worlds[0][1]
-    differing = {name for _, env in worlds[1:] for name, m in env.items() if first.get(name) != m}
-    if not differing:
+def _varies(
+    directives: Sequence[PPDirective],
+    build: Build,
+    worlds: list[tuple[str, Env]],
+    headers: ProjectHeaders | None,
+) -> bool:
+    """Whether the walks of the other worlds can differ from the first's: the file (or a
+    project file it may include) names a macro whose value differs between them."""
+    if len(worlds) == 1:
         return False
-    return any(w in differing for d in directives for w in d.words) or any(
-        d.name in ("include", "include_next") for d in directives
+    differing = _differing(build)
+    if any(w in differing for d in directives for w in d.words):
+        return True
+    return headers is not None and not differing.isdisjoint(headers.words)
+
+
+@lru_cache(maxsize=64)
+def _differing(build: Build) -> frozenset[str]:
+    """The macros whose value differs between the build's worlds."""
+    worlds = build.worlds()
+    first = worlds[0][1]
+    return frozenset(
+        name for _, env in worlds[1:] for name, m in env.items() if first.get(name) != m
     )
 
 
@@ -741,7 +854,19 @@ def _combine(walks: list[_Walk], passes: list[str]) -> Conditionals:
     dead = _merge([a.body for a in arms if a.verdict is Verdict.DEAD])
     undecided = _merge([a.body for a in arms if a.verdict is Verdict.UNDECIDED])
     defines = set().union(*(w.defines for w in walks))
-    return Conditionals(tuple(arms), dead, undecided, tuple(first.includes), tuple(sorted(defines)))
+    reached = set().union(*(w.reached for w in walks))
+    own = set().union(*(w.live_defines for w in walks))
+    for key in reached:
+        own |= walks[0].headers.hip_names.get(key, frozenset()) if walks[0].headers else set()
+    return Conditionals(
+        tuple(arms),
+        dead,
+        undecided,
+        tuple(first.includes),
+        tuple(sorted(defines)),
+        frozenset(reached),
+        frozenset(own),
+    )
 
 
 def _origins(
@@ -770,3 +895,50 @@ def _merge(ranges: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
         else:
             out.append((a, b))
     return tuple(out)
+
+
+# --- directives straight from a file's bytes (the project's headers) --------------------------
+
+_BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.DOTALL)
+_LINE_COMMENT = re.compile(r'("(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\')|//.*')
+_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*([A-Za-z_]\w*)((?:\\\r?\n|[^\n])*)", re.MULTILINE)
+_FUNCTION_LIKE = re.compile(r"\s*[A-Za-z_]\w*\(")
+
+
+def _blank(match: re.Match[bytes]) -> bytes:
+    return bytes(b if b == 0x0A else 0x20 for b in match.group(0))
+
+
+def _no_line_comment(rest: str) -> str:
+    if "//" not in rest:
+        return rest
+    return _LINE_COMMENT.sub(lambda m: m.group(1) or "", rest)
+
+
+def scan_directives(source: bytes) -> tuple[PPDirective, ...]:
+    """The directives the model reads, from a file's bytes without the lexer (comments
+    blanked, continuation lines joined): for the project's headers, read by the runner."""
+    if b"#" not in source:
+        return ()
+    # a block comment can hide a '#' line; a '/*' inside a string literal is rare enough
+    text = _BLOCK_COMMENT.sub(_blank, source) if b"/*" in source else source
+    out = []
+    line = 1
+    last = 0
+    for m in _DIRECTIVE.finditer(text):
+        name = m.group(1).decode("ascii")
+        if name not in _SCANNED:
+            continue
+        line += text.count(b"\n", last, m.start())
+        last = m.start()
+        rest = m.group(2)
+        if b"\\" in rest:
+            rest = re.sub(rb"\\\r?\n", b" ", rest)
+        rest = _no_line_comment(rest.decode("latin-1"))
+        end = m.end() + 1 if text[m.end() : m.end() + 1] == b"\n" else m.end()
+        function_like = name == "define" and _FUNCTION_LIKE.match(rest) is not None
+        out.append(PPDirective(name, tuple(words_of(rest)), m.start(), end, line, function_like))
+    return tuple(out)
+
+
+_SCANNED = frozenset(OPENS + ARMS + ("endif", "define", "undef", "include", "pragma"))

@@ -466,3 +466,148 @@ def test_the_guarded_input_is_real_cuda(tmp_path):
         timeout=300,
     )
     assert run.returncode == 0, run.stderr
+
+
+# --- the project's headers: derived macros, replacements, dead headers, <cuda.h> ----------------
+
+PROJECT = {
+    # a feature macro derived in one header from the project macro...
+    "include/proj/config.h": """#pragma once
+#ifndef PROJ_USE_HIP
+#define PROJ_HAS_CP_ASYNC 1
+#endif
+""",
+    # ...and another derived from it in a second header
+    "include/proj/features.h": """#pragma once
+#include "config.h"
+#ifdef PROJ_HAS_CP_ASYNC
+#define PROJ_ASYNC_COPY 1
+#endif
+""",
+    # the compat header: CUDA's headers for nvcc, the project's HIP replacements for hipcc
+    "include/proj/compat.h": """#pragma once
+#ifdef PROJ_USE_HIP
+#include "compat_hip.h"
+#else
+#include "vendors/cuda.h"
+#endif
+""",
+    "include/proj/vendors/cuda.h": """#pragma once
+#include <cuda_runtime.h>
+#include <cuda_awbarrier.h>
+""",
+    "include/proj/compat_hip.h": """#pragma once
+#include <hip/hip_runtime.h>
+#define cudaStream_t hipStream_t
+#define __trap() __builtin_trap()
+template <typename T>
+static __device__ __forceinline__ void __stcs(T *ptr, T value) { *ptr = value; }
+""",
+    "src/copy.cu": """#include "proj/compat.h"
+#include "proj/features.h"
+__global__ void copy(float *d, const float *s) {
+#ifdef PROJ_ASYNC_COPY
+    asm volatile("cp.async.commit_group;\\n" ::);
+#endif
+    if (s[0] != s[0]) __trap();
+    __stcs(d, s[0]);
+}
+""",
+}
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    root = tmp_path / "p"
+    for name, text in PROJECT.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    monkeypatch.chdir(root)
+    return root
+
+
+def _errors(output: str) -> list[str]:
+    return [line for line in output.splitlines() if ": error:" in line]
+
+
+def test_a_dual_build_project_has_no_error_under_its_hip_build(project):
+    run = _cli("check", ".", "--no-cache", "--output-format", "concise", "-D", "PROJ_USE_HIP")
+    assert _errors(run.output) == [], run.output
+    assert run.exit_code == 0
+
+
+def test_derived_macros_across_two_headers_are_undecided_without_the_project_macro(project):
+    run = _cli("check", ".", "--no-cache", "--output-format", "concise")
+    ptx = [line for line in _errors(run.output) if "[HIP101]" in line]
+    assert len(ptx) == 1 and "undecided: define PROJ_ASYNC_COPY or pass -D" in ptx[0]
+
+
+def test_the_cuda_header_of_a_dead_arm_is_no_blocker(project):
+    """vendors/cuda.h is included only when PROJ_USE_HIP is undefined: nothing in it counts
+    (cuda_awbarrier.h, which HIP lacks, is a blocker in a header the HIP build includes)."""
+    run = _cli("check", ".", "--no-cache", "--output-format", "concise", "-D", "PROJ_USE_HIP")
+    assert "vendors/cuda.h" not in run.output
+    undecided = _cli("check", ".", "--no-cache", "--output-format", "concise").output
+    assert "vendors/cuda.h" in undecided and "[HIP012]" in undecided
+
+
+def test_the_project_replacements_are_its_own_names(project):
+    """__stcs and __trap, which HIP lacks, are defined by the project's HIP compat header:
+    no finding on their uses, no rename, and the shim does not poison them."""
+    run = _cli("check", ".", "--no-cache", "--output-format", "concise", "-D", "PROJ_USE_HIP")
+    assert "__stcs" not in run.output and "__trap" not in run.output
+    shim = _cli("shim", ".", "-o", "../shim", "-D", "PROJ_USE_HIP", "--no-cache")
+    assert shim.exit_code == 0, shim.output
+    text = "".join(p.read_text() for p in (project.parent / "shim").rglob("*.h"))
+    assert "__stcs" not in text and "__trap" not in text
+
+
+def test_translate_leaves_the_compat_header_and_the_dead_header_alone(project):
+    run = _cli("translate", ".", "-o", "../out", "--no-cache", "-D", "PROJ_USE_HIP")
+    assert run.exit_code == 0, run.output
+    for name in ("include/proj/compat_hip.h", "include/proj/vendors/cuda.h"):
+        assert (project.parent / "out" / name).read_text() == PROJECT[name], name
+
+
+def test_angle_cuda_h_is_the_toolkits_beside_a_project_cuda_h(tmp_path, monkeypatch):
+    """<cuda.h> names CUDA's header even when the project ships a cuda.h: the file is not
+    HIP already and its CUDA names are translated; "cuda.h" (quoted, beside it) is the
+    project's own, so a file with it and a HIP include is HIP already."""
+    root = tmp_path / "p"
+    root.mkdir()
+    monkeypatch.chdir(root)
+    (root / "cuda.h").write_text("#pragma once\n#define PROJ_CUDA_SHIM 1\n")
+    angle = (
+        "#include <hip/hip_runtime.h>\n#include <cuda.h>\n"
+        "void f(CUdevice *d) { cuDeviceGet(d, 0); }\n"
+    )
+    quoted = angle.replace("<cuda.h>", '"cuda.h"')
+    (root / "angle.cpp").write_text(angle)
+    (root / "quoted.cpp").write_text(quoted)
+    run = _cli("translate", ".", "-o", "../out", "--no-cache")
+    assert run.exit_code == 0, run.output
+    assert "hipDeviceGet(d, 0)" in (tmp_path / "out" / "angle.cpp").read_text()
+    assert (tmp_path / "out" / "quoted.cpp").read_text() == quoted
+
+
+@pytest.mark.nvcc
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
+def test_the_project_is_real_cuda(project):
+    run = subprocess.run(
+        ["nvcc", "-c", "-arch=sm_80", "-Iinclude", "src/copy.cu", "-o", "copy.o"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+
+
+def test_a_header_change_reaches_the_cached_results_of_its_includers(project):
+    """The cache key holds the project's directives: a header that stops deriving the
+    feature macro changes the verdict of an unchanged .cu file's arm."""
+    first = _cli("check", ".", "--output-format", "concise")
+    assert any("[HIP101]" in line for line in _errors(first.output))
+    config = project / "include/proj/config.h"
+    config.write_text(config.read_text().replace("#ifndef PROJ_USE_HIP", "#if 0"))
+    second = _cli("check", ".", "--output-format", "concise")
+    assert not any("[HIP101]" in line for line in _errors(second.output)), second.output

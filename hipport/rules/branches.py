@@ -20,6 +20,7 @@ from itertools import compress, product
 from math import prod
 from typing import TYPE_CHECKING
 
+from hipport.catalogue import codes_of
 from hipport.edits import Edit
 from hipport.findings import Finding, Location, Use
 from hipport.lexer import COMMENT, IDENTIFIER, KEYWORD, LITERAL
@@ -171,10 +172,18 @@ def _joined(flags: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _is_hip(ctx: Context, includes: tuple[tuple[str, bool], ...]) -> bool:
-    """A HIP header and no CUDA one."""
+    """A HIP header and no CUDA one (a CUDA header's name that the project's own file
+    answers, as the compiler finds it, is the project's: `#include "cuda.h"` beside a
+    vendors/cuda.h; `#include <cuda.h>` is the toolkit's unless on the project's -I)."""
     if not any(h.startswith("hip/") for h, _ in includes):
         return False
-    return not any(is_cuda_header(ctx, header) for header, _ in includes)
+    headers = ctx.options.headers
+    for header, angle in includes:
+        if not is_cuda_header(ctx, header):
+            continue
+        if headers is None or headers.lookup(header, angle, ctx.path) is None:
+            return False
+    return True
 
 
 def is_cuda_header(ctx: Context, header: str) -> bool:
@@ -195,7 +204,7 @@ def _all_includes(ctx: Context) -> tuple[tuple[str, bool], ...]:
 
 
 def _conditionals(ctx: Context, build: Build) -> Conditionals:
-    return conditionals(pp_directives(ctx), build, None, ctx.path)
+    return conditionals(pp_directives(ctx), build, ctx.options.headers, ctx.path)
 
 
 def pp_directives(ctx: Context) -> list[PPDirective]:
@@ -414,6 +423,8 @@ def _evaluate(words: list[str], env: dict[str, int | None]) -> bool | None:
 # --- the engine's filter: what sits in code the HIP build never compiles -------------------
 
 CUDA_HISTORY_CODES = frozenset({"HIP005", "HIP006"})  # deprecated / removed in CUDA
+# findings about a name (what it maps to, that HIP lacks it): moot for the project's own
+NAME_CODES = frozenset(codes_of("rewrite")) | {"HIP112"}
 
 
 @dataclass(frozen=True)
@@ -429,14 +440,24 @@ def only_live(
 ) -> tuple[list[Edit], list[Finding], list[Use], Skipped]:
     """Drop the findings and uses in arms the HIP build never compiles and the edits in
     arms translate leaves alone; in a file already written for HIP, every edit and the
-    CUDA-history findings; note the first finding under each undecided condition."""
-    if not any(d.name in _OPENS for d in ctx.directives):
+    CUDA-history findings; and the findings, uses and renames of the names the HIP build's
+    own code defines (hipport.preprocess.Conditionals.own_names). Note the first finding
+    under each undecided condition. A project file the HIP build never includes keeps
+    nothing."""
+    headers = ctx.options.headers
+    if headers is not None and ctx.path in headers.dead:
+        return [], [], [], Skipped(len(findings), ("#include",))
+    names = ("if", "ifdef", "ifndef", "include") if headers is not None else _OPENS
+    if not any(d.name in names for d in ctx.directives):
         return edits, findings, uses, Skipped()
     view = hip_view(ctx)
     hip = already_hip(ctx)
     if hip:
         edits = []
         findings = [f for f in findings if f.code not in CUDA_HISTORY_CODES]
+    own = view.own_names | ctx.defined if hip else view.own_names
+    if own:
+        edits, findings, uses = _not_own(ctx, own, edits, findings, uses)
     if not view.dead and not view.undecided:
         return edits, findings, uses, Skipped()
     starts = ctx.tokens.line_starts
@@ -457,6 +478,22 @@ def only_live(
         edits = [e for e in edits if not dead_for_edits.is_dead(e.start)]
     _note_undecided(view, kept, offset)
     return edits, kept, uses, skipped
+
+
+def _not_own(
+    ctx: Context, own: frozenset[str], edits: list[Edit], findings: list[Finding], uses: list[Use]
+) -> tuple[list[Edit], list[Finding], list[Use]]:
+    """Without the name findings, uses and renames of the project's own names (only the
+    CUDA names the tables rename: a rewrite of the project's other macros, as a 32-bit
+    FULL_MASK widened, stays)."""
+    codes = NAME_CODES
+    source = ctx.source
+    findings = [f for f in findings if f.api not in own or f.code not in codes]
+    uses = [u for u in uses if u.api not in own]
+    renamed = {name for name in own if name in ctx.tables.by_cuda}
+    if renamed:
+        edits = [e for e in edits if source[e.start : e.end].decode("latin-1") not in renamed]
+    return edits, findings, uses
 
 
 def _deciding(view: Conditionals, offset: int) -> list[str]:

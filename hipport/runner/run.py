@@ -15,6 +15,7 @@ from hipport.findings import SKIPPED_PREFIX
 from hipport.fsio import DEFAULT_MAX_FILE_SIZE
 from hipport.options import EngineOptions
 from hipport.policy import apply_project_filters
+from hipport.preprocess import ProjectHeaders
 from hipport.project import (
     SOURCE_SUFFIXES,
     EmptyRun,
@@ -27,6 +28,7 @@ from hipport.runner.compile_db import load_compile_commands
 from hipport.runner.outcome import FileKind, FileOutcome, FileStatus, RunSummary, outcome_of
 from hipport.runner.per_path import apply_config_patterns, per_file_options
 from hipport.runner.pool import WorkerSetup, WorkItem
+from hipport.runner.project_macros import project_headers
 from hipport.runner.project_names import project_index, shipped_headers
 from hipport.runner.renames import follow_renames_in_cmake, include_renames, output_relpath
 from hipport.runner.spill import Spill, spilled_outcome
@@ -67,7 +69,10 @@ class RunOptions:
 
 
 def options_key(
-    opts: RunOptions, config: Config, include_renames: dict[str, str] | None = None
+    opts: RunOptions,
+    config: Config,
+    include_renames: dict[str, str] | None = None,
+    headers: ProjectHeaders | None = None,
 ) -> str:
     """Everything besides a file's content that decides its result: a change to any of it
     makes every cached result a miss."""
@@ -84,12 +89,19 @@ def options_key(
             "rename_suffix": opts.rename_suffix,
             "compile_commands": cached.mtime_key(opts.compile_commands),
             "defines": list(opts.defines),
+            "headers": headers.digest_parts() if headers is not None else None,
         }
     )
 
 
-def _engine_options(opts: RunOptions, config: Config, renames: dict[str, str]) -> EngineOptions:
+def _engine_options(
+    opts: RunOptions,
+    config: Config,
+    renames: dict[str, str],
+    headers: ProjectHeaders | None = None,
+) -> EngineOptions:
     return EngineOptions(
+        headers=headers,
         user_renames=config.renames,
         disabled_mappings=config.disabled_mappings,
         include_renames=renames,
@@ -124,13 +136,18 @@ def run_paths(
     work = [f for f in found if f.kind != FileKind.OTHER]
     renames = include_renames(work, opts.rename_suffix)
     compile_db = load_compile_commands(opts.compile_commands)
+    headers = project_headers(
+        work, discovery.base, opts.target, opts.defines, compile_db, opts.max_file_size
+    )
     manifest = None
     # A run on a few named files (the pre-commit hook) reads only those files and the
     # project index: loading and rewriting the whole tree's result manifest would cost
     # more than translating the files themselves.
     if opts.use_cache and not opts.index_only_cached:
         manifest = cache_mod.open_manifest(
-            config.root, options_key(opts, config, renames), mappings_digest(mappings_dir())
+            config.root,
+            options_key(opts, config, renames, headers),
+            mappings_digest(mappings_dir()),
         )
     outcomes: dict[str, FileOutcome] = {}
     todo: list[WorkItem] = []
@@ -138,7 +155,7 @@ def run_paths(
     # no cache to stream results from: the workers pack them and the parent spills them
     spill = Spill() if lazy and not opts.use_cache else None
     setup = WorkerSetup(
-        opts.target, _engine_options(opts, config, renames), packed=spill is not None
+        opts.target, _engine_options(opts, config, renames, headers), packed=spill is not None
     )
     out_rel = {f.relpath: output_relpath(f.relpath, f.kind, opts.rename_suffix) for f in work}
     for f in work:

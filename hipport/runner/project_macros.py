@@ -1,0 +1,129 @@
+"""The project's own files for the preprocessor model (hipport.preprocess.ProjectHeaders):
+each file's directives, read from its bytes without the lexer, so a file's #if arms can
+follow the macros its project headers define (`#define CP_ASYNC_AVAILABLE` only when
+MYPROJ_USE_HIP is undefined); the names a header already written for HIP defines (a
+compat header's `__stcs`, `typedef __hip_bfloat16 nv_bfloat16`); and the headers the HIP
+build never includes (`vendors/cuda.h`, included only under `#ifndef MYPROJ_USE_HIP`)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from hipport.fsio import read_regular
+from hipport.preprocess import Build, ProjectHeaders, conditionals, include_target, scan_directives
+from hipport.project import ProjectFile
+from hipport.runner.compile_db import CompileArgs
+from hipport.target import Target
+
+HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".ipp", ".tcc")
+
+
+def project_headers(
+    work: list[ProjectFile],
+    base: Path,
+    target: Target,
+    defines: tuple[str, ...],
+    compile_db: CompileArgs,
+    max_size: int,
+) -> ProjectHeaders | None:
+    """The run's files as the model reads them (None: no file includes a project file).
+    `base`: the directory the files' relpaths are relative to."""
+    files: dict[str, tuple] = {}
+    paths: dict[str, Path] = {}
+    for f in work:
+        data = _read(f.path, max_size)
+        if data is None:
+            continue
+        files[f.relpath] = scan_directives(data)
+        paths[f.relpath] = f.path
+    headers = ProjectHeaders(files, include_dirs=_include_dirs(compile_db, base))
+    edges = _includes(headers)
+    if not any(edges.values()):
+        return None
+    headers.hip_names = _hip_names(headers, paths, max_size)
+    headers.dead = _never_compiled(headers, edges, target, defines)
+    return headers
+
+
+def _read(path: Path, max_size: int) -> bytes | None:
+    try:
+        if os.path.getsize(path) > max_size:
+            return None
+        return read_regular(path)
+    except (OSError, ValueError):
+        return None
+
+
+def _include_dirs(compile_db: CompileArgs, base: Path) -> tuple[str, ...]:
+    """The -I directories of the compilation database inside the run (as relpaths)."""
+    root = os.path.abspath(base)
+    found: dict[str, None] = {}
+    for args in compile_db.values():
+        it = iter(args)
+        for arg in it:
+            directory = next(it, "") if arg == "-I" else arg[2:] if arg.startswith("-I") else None
+            if directory is None:
+                continue
+            rel = os.path.relpath(os.path.abspath(directory), root)
+            if not rel.startswith(".."):
+                found.setdefault(Path(rel).as_posix(), None)
+    return tuple(found)
+
+
+def _includes(headers: ProjectHeaders) -> dict[str, set[str]]:
+    """Each file's project includes, whatever arm they sit in."""
+    edges: dict[str, set[str]] = {}
+    for key, directives in headers.files.items():
+        out = set()
+        for d in directives:
+            if d.name != "include":
+                continue
+            spelling, angle = include_target(d.words)
+            found = headers.lookup(spelling, angle, key) if spelling else None
+            if found is not None and found != key:
+                out.add(found)
+        edges[key] = out
+    return edges
+
+
+def _hip_names(
+    headers: ProjectHeaders, paths: dict[str, Path], max_size: int
+) -> dict[str, frozenset[str]]:
+    """The names each header already written for HIP (a HIP include, no CUDA one) defines."""
+    from hipport.engine import defined_names
+    from hipport.rules.branches import CUDA_LOOKING
+
+    out = {}
+    for key, directives in headers.files.items():
+        if not key.endswith(HEADER_SUFFIXES):
+            continue
+        included = [include_target(d.words)[0] for d in directives if d.name == "include"]
+        if not any(h.startswith("hip/") for h in included):
+            continue
+        if any(CUDA_LOOKING.match(h) for h in included):
+            continue
+        data = _read(paths[key], max_size)
+        if data is not None:
+            out[key] = defined_names(data, key)
+    return out
+
+
+def _never_compiled(
+    headers: ProjectHeaders, edges: dict[str, set[str]], target: Target, defines: tuple[str, ...]
+) -> frozenset[str]:
+    """The files some project file includes and no file's HIP build compiles: every
+    #include of them sits in a dead arm (or in a file that is itself never compiled)."""
+    included = set().union(*edges.values())
+    if not included or not set(headers.files) - included:
+        return frozenset()  # nothing included, or only files in include cycles
+    from hipport.tables import load_tables
+
+    parts = (target.rocm or load_tables().newest_rocm).parts + (0, 0)
+    build = Build((parts[0], parts[1]), defines)
+    reached: set[str] = set()
+    for key in headers.files:
+        if key in included:
+            continue  # walked from its includers
+        reached |= conditionals(headers.files[key], build, headers, key).reached
+    return frozenset(included - reached)
