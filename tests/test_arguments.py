@@ -186,6 +186,7 @@ def _show(hipport_cmd, env, *args: str) -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow
 def test_tables_show_lists_the_argument_rewrites_for_the_target(hipport_cmd, subprocess_env):
     host = _show(hipport_cmd, subprocess_env, "cudaMallocHost")["entries"][0]
     (rewrite,) = host["argument_rewrites"]
@@ -197,6 +198,7 @@ def test_tables_show_lists_the_argument_rewrites_for_the_target(hipport_cmd, sub
     assert [r["applies"] for r in roc["argument_rewrites"]] == [True, True]
 
 
+@pytest.mark.slow
 def test_tables_show_a_namespace(hipport_cmd, subprocess_env):
     assert _show(hipport_cmd, subprocess_env, "cub")["namespace"]["hip_namespace"] == "hipcub"
     cuda = _show(hipport_cmd, subprocess_env, "cuda")["namespace"]

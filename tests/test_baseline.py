@@ -152,6 +152,7 @@ def test_a_deleted_files_entries_are_stale_in_any_run(tmp_path, hipport_run):
     assert _stale_paths(partial.stdout) == ["gone.cu"]
 
 
+@pytest.mark.slow
 def test_stdin_judges_only_its_own_entries(tmp_path, hipport_run):
     one = HEAD + f"void f(){{ {BAD} }}\n"
     _tree_with_baseline(tmp_path, hipport_run, {"a.cu": one, "b.cu": one})

@@ -107,6 +107,7 @@ def test_a_rule_defined_under_rules_is_run() -> None:
     assert found == set(RULE_MODULES)
 
 
+@pytest.mark.slow
 def test_no_rule_imports_another() -> None:
     graph = import_graph()
     rule_modules = {f"hipport.{m}" for m in RULE_MODULES}

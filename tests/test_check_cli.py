@@ -49,6 +49,7 @@ def run(cmd, env, *args: str, cwd=None):
 # --- the minimum-ROCm gate, as real subprocesses ---------------------------------------------
 
 
+@pytest.mark.slow
 def test_set_limit_needs_rocm_5_3(project, hipport_cmd, subprocess_env):
     root = project({"src/limit.cu": LIMIT})
     low = run(hipport_cmd, subprocess_env, "check", "src", "--rocm", "5.2", "--no-cache", cwd=root)

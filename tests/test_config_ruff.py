@@ -83,16 +83,19 @@ def _config(tree: Path, text: str, name: str = ".hipport.toml") -> None:
         ),
     ],
 )
+@pytest.mark.slow
 def test_each_key_and_the_command_line_over_it(tree, toml, args, expected) -> None:
     _config(tree, toml)
     assert _codes(tree, *args) == expected
 
 
+@pytest.mark.slow
 def test_isolated_reads_no_configuration(tree) -> None:
     _config(tree, 'select = ["HIP001"]\n')
     assert _codes(tree, "--isolated") == ALL
 
 
+@pytest.mark.slow
 def test_config_names_the_file_to_read(tree) -> None:
     _config(tree, 'select = ["HIP001"]\n')
     (tree / "other").mkdir()
@@ -123,6 +126,7 @@ def test_config_usage_errors(tree, args, message) -> None:
         ('select = "HIP001"\n', "'select' must be a list of strings"),
     ],
 )
+@pytest.mark.slow
 def test_unknown_keys_and_values_get_suggestions(tree, toml, message) -> None:
     _config(tree, toml)
     result = CliRunner().invoke(main, ["check", "."])

@@ -34,6 +34,7 @@ def test_empty_tree_is_a_usage_error(tmp_path: Path) -> None:
         assert proc.returncode == 0, (command, proc.stderr)
 
 
+@pytest.mark.slow
 def test_everything_excluded_is_empty(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     tree.mkdir()
@@ -42,6 +43,7 @@ def test_everything_excluded_is_empty(tmp_path: Path) -> None:
     assert proc.returncode == 2 and b"no source file found" in proc.stderr
 
 
+@pytest.mark.slow
 def test_a_skipped_source_counts_as_found(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     tree.mkdir()
@@ -60,6 +62,7 @@ def _excluding_project(tmp_path: Path) -> Path:
     return tree
 
 
+@pytest.mark.slow
 def test_named_file_is_checked_although_the_config_excludes_it(tmp_path: Path) -> None:
     tree = _excluding_project(tmp_path)
     proc = _run(["check", tree / "gen" / "init.cu", "--format", "json"], tmp_path)

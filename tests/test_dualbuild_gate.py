@@ -85,6 +85,7 @@ def translated(program: Program, where: Path) -> Program:
 
 
 @pytest.mark.parametrize("defect", DEFECTS, ids=lambda d: d.name)
+@pytest.mark.slow
 def test_check_reports_a_defect_in_a_live_arm(defect: Defect, tmp_path: Path):
     program = copy_program(program_named(defect.program), tmp_path)
     lines = inject(program.root, defect.file, defect.after, defect.code)
@@ -96,6 +97,7 @@ def test_check_reports_a_defect_in_a_live_arm(defect: Defect, tmp_path: Path):
     )
 
 
+@pytest.mark.slow
 def test_check_reports_a_call_whose_replacement_is_gone(tmp_path: Path):
     """The project's __stcs is its own name only while its compat header defines it."""
     program, user, line = drop_replacement(tmp_path)
@@ -118,6 +120,7 @@ def errors_of(findings: list[dict]) -> list[dict]:
     return [f for f in findings if f["severity"] == "error"]
 
 
+@pytest.mark.slow
 def test_defines_from_the_command_line(tmp_path: Path):
     program = without_config_defines(program_named("pyext"), tmp_path)
     assert errors_of(check(program.root)), "the project macro should matter"
@@ -125,6 +128,7 @@ def test_defines_from_the_command_line(tmp_path: Path):
     assert not errors_of(found := check(program.root, *flags)), shown(found)
 
 
+@pytest.mark.slow
 def test_undefine_on_the_command_line_wins_over_the_configuration():
     program = program_named("pyext")
     assert not errors_of(check(program.root))

@@ -85,6 +85,7 @@ def test_the_finder_sees_each_kind_of_write():
     ]
 
 
+@pytest.mark.slow
 def test_every_write_of_the_package_goes_through_fsio():
     offenders = []
     for path in sorted(PACKAGE.rglob("*.py")):

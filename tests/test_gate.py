@@ -255,6 +255,7 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_cuda_headers_the_project_does_not_ship_are_errors(
     tmp_path: Path, hipport_cmd: list[str], subprocess_env: dict[str, str]
 ) -> None:

@@ -97,6 +97,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+@pytest.mark.slow
 def test_the_package_has_no_import_cycle():
     cycle = find_cycle(import_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
@@ -108,6 +109,7 @@ def test_the_package_has_no_import_cycle():
     "CodeIndex (imports rules.code_index), which with rules.branches types its argument as "
     "Context under TYPE_CHECKING; strict, so this marker goes when the cycle does",
 )
+@pytest.mark.slow
 def test_no_cycle_with_the_type_checking_imports_either():
     graph, plain = import_graph(type_checking=True), import_graph()
     assert any(graph[m] - plain[m] for m in graph), "no TYPE_CHECKING import seen"
@@ -131,6 +133,7 @@ def test_type_checking_imports_count_only_when_asked():
     assert _imports(ast.parse(src), "hipport.a", False, True) == {"hipport.b", "hipport.b.x"}
 
 
+@pytest.mark.slow
 def test_the_graph_sees_the_rule_modules():
     graph = import_graph()
     assert "hipport.rules.tokens" in graph

@@ -176,5 +176,6 @@ def test_hip_suffix_unchanged(path: Path, target: Target) -> None:
     ),
     st.sampled_from(TARGETS),
 )
+@pytest.mark.slow
 def test_random_token_soup(parts: list[bytes], target: Target) -> None:
     check_all(b"".join(parts), target)

@@ -137,12 +137,14 @@ SOUP = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCh
 
 @SOUP
 @given(soups())
+@pytest.mark.slow
 def test_names_agree_on_token_soups(source: bytes) -> None:
     assert names_disagree(source) is None
 
 
 @SOUP
 @given(soups(), st.sampled_from(NEAR))
+@pytest.mark.slow
 def test_brackets_agree_on_token_soups(source: bytes, near: int | None) -> None:
     assert brackets_disagree(source, near) is None
 

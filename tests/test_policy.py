@@ -80,6 +80,7 @@ def test_configured_severity_gives_one_verdict(tree: Path, severity: str, expect
     assert verdicts() == {"check": expected, "translate": expected}
 
 
+@pytest.mark.slow
 def test_the_baseline_gives_one_verdict(tree: Path) -> None:
     (tree / "src" / "a.cu").write_bytes(UNPORTED)
     assert verdicts() == {"check": 1, "translate": 1}
@@ -177,6 +178,7 @@ def test_per_path_cuda_names_are_not_rule_codes(tree: Path) -> None:
         ("/* hipport: ignore-next-line[HIP001 */", "unclosed `[`"),
     ],
 )
+@pytest.mark.slow
 def test_a_broken_inline_suppression_is_a_finding_and_the_run_goes_on(
     tree: Path, comment: str, message: str
 ) -> None:

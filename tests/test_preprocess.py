@@ -419,6 +419,7 @@ def test_translate_takes_the_project_macros(guarded):
         '"command": "nvcc -D MYPROJ_USE_HIP -c src/k.cu"',
     ],
 )
+@pytest.mark.slow
 def test_project_macro_from_the_compilation_database(guarded, arguments):
     db = f'[{{"directory": "{guarded}", "file": "src/k.cu", {arguments}}}]'
     (guarded / "compile_commands.json").write_text(db)

@@ -106,6 +106,7 @@ def _first_difference(got: bytes, want: bytes) -> str:
     return f"length {len(got)} vs {len(want)}"
 
 
+@pytest.mark.slow
 def test_second_run_changes_nothing(tmp_path: Path) -> None:
     """Idempotence on odd layouts: translating the translation is a no-op."""
     work = tmp_path / "src"
@@ -120,6 +121,7 @@ def test_second_run_changes_nothing(tmp_path: Path) -> None:
     assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in work.iterdir()} == before
 
 
+@pytest.mark.slow
 def test_binary_named_explicitly_is_skipped_not_failed(tmp_path: Path) -> None:
     f = tmp_path / "blob.cu"
     data = b"\x7fELF\0\0cudaMalloc"

@@ -28,6 +28,7 @@ def _translate(args: list, tmp_path: Path, timeout: float = 120) -> tuple[int, s
 # --- unreadable -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_dangling_symlink_and_directory_named_like_a_source(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     (tree / "dir.cu").mkdir(parents=True)
@@ -60,6 +61,7 @@ def test_unreadable_file_is_reported(tmp_path: Path) -> None:
     assert locked.read_bytes() == SRC
 
 
+@pytest.mark.slow
 def test_file_vanishing_between_discovery_and_processing(tmp_path: Path, monkeypatch) -> None:
     from hipport import runner
     from hipport.config import load_config
@@ -89,6 +91,7 @@ def test_file_vanishing_between_discovery_and_processing(tmp_path: Path, monkeyp
     assert all(p.read_bytes() == WANT for p in tree.iterdir())
 
 
+@pytest.mark.slow
 def test_file_changed_between_processing_and_writing_is_left_alone(
     tmp_path: Path, monkeypatch
 ) -> None:
@@ -111,6 +114,7 @@ def test_file_changed_between_processing_and_writing_is_left_alone(
 # --- read-only outputs ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_unwritable_output_is_reported_not_a_crash(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     (tree / "sub").mkdir(parents=True)
@@ -164,6 +168,7 @@ def test_read_only_directory_in_place(tmp_path: Path) -> None:
 # --- symlinks -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_symlinks_never_lead_out_of_the_tree(tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -306,6 +311,7 @@ def test_very_large_file_is_skipped_in_bounded_memory(tmp_path: Path) -> None:
     assert maxrss_kb < 400 * 1024, f"peak RSS {maxrss_kb // 1024} MiB"
 
 
+@pytest.mark.slow
 def test_deeper_than_the_recursion_limit(tmp_path: Path) -> None:
     """Discovery walks with an explicit stack: 1,100 levels (past Python's recursion limit
     of 1,000) are fine."""
@@ -330,6 +336,7 @@ def test_deeper_than_the_recursion_limit(tmp_path: Path) -> None:
             deep = deep.parent
 
 
+@pytest.mark.slow
 def test_deep_tree(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     deep = tree

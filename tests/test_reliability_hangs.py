@@ -63,6 +63,7 @@ def test_time_limit_turns_a_runaway_file_into_an_error(tmp_path: Path) -> None:
         assert "time limit" in errors[0]["message"]
 
 
+@pytest.mark.slow
 def test_time_limit_from_the_configuration(tmp_path: Path) -> None:
     tree = _tree(tmp_path, small=2)
     (tree / ".hipport.toml").write_text("time-limit = 1\n")
@@ -128,6 +129,7 @@ def _make(source: bytes, output: bytes, fields: tuple) -> tuple:
     return source, output, fields
 
 
+@pytest.mark.slow
 def test_writes_never_read_a_fifo_in_the_output_tree(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     tree.mkdir()
@@ -141,6 +143,7 @@ def test_writes_never_read_a_fifo_in_the_output_tree(tmp_path: Path) -> None:
     assert b"Traceback" not in proc.stderr, proc.stderr
 
 
+@pytest.mark.slow
 def test_compile_commands_fifo_is_refused_not_read(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     tree.mkdir()
@@ -178,6 +181,7 @@ def _alive(pid: int) -> bool:
     return state != "Z"  # a zombie has ended; only its exit status is left
 
 
+@pytest.mark.slow
 def test_sigkill_of_the_main_process_leaves_no_worker(tmp_path: Path) -> None:
     tree = _tree(tmp_path, small=40)  # both workers stall on a slow file: busy when killed
     (tree / "slow1.cu").write_bytes(SRC)

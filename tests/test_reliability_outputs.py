@@ -38,6 +38,7 @@ def _project(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("out", [".", "parent", "src", "src/sub", "include/.."])
+@pytest.mark.slow
 def test_output_holding_an_input_is_refused(tmp_path: Path, out: str) -> None:
     proj = _project(tmp_path)
     before = snapshot(proj)
@@ -52,6 +53,7 @@ def test_output_holding_an_input_is_refused(tmp_path: Path, out: str) -> None:
     assert snapshot(proj) == before
 
 
+@pytest.mark.slow
 def test_output_beside_the_inputs_is_fine(tmp_path: Path) -> None:
     proj = _project(tmp_path)
     proc = hipport(
@@ -66,6 +68,7 @@ def test_output_beside_the_inputs_is_fine(tmp_path: Path) -> None:
 # --- temp files are exclusive; a failed copy leaves nothing -----------------------------
 
 
+@pytest.mark.slow
 def test_planted_symlink_at_the_copy_temp_name_is_not_followed(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     tree.mkdir()
@@ -91,6 +94,7 @@ def _limit_file_size() -> None:  # runs in the child: writes past 64 KiB fail wi
     resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))
 
 
+@pytest.mark.slow
 def test_failed_copy_is_removed_and_not_counted(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     tree.mkdir()
@@ -119,6 +123,7 @@ def test_failed_copy_is_removed_and_not_counted(tmp_path: Path) -> None:
 # --- backups and in-place metadata ------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_backup_never_overwrites_a_backup(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     tree.mkdir()
@@ -135,6 +140,7 @@ def test_backup_never_overwrites_a_backup(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
+@pytest.mark.slow
 def test_in_place_keeps_owner_and_mode(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     tree.mkdir()
@@ -153,6 +159,7 @@ def test_in_place_keeps_owner_and_mode(tmp_path: Path) -> None:
     assert stat.S_IMODE(plain.stat().st_mode) == 0o755
 
 
+@pytest.mark.slow
 def test_in_place_never_adds_setuid(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     tree.mkdir()

@@ -55,6 +55,7 @@ def _loop_tree(tmp_path: Path) -> Path:
     return tree
 
 
+@pytest.mark.slow
 def test_symlink_loops_are_findings_and_the_run_goes_on(tmp_path: Path) -> None:
     tree = _loop_tree(tmp_path)
     proc = _check([tree, "--format", "json"], tmp_path)
@@ -67,6 +68,7 @@ def test_symlink_loops_are_findings_and_the_run_goes_on(tmp_path: Path) -> None:
     assert any(f["path"] == "ok.cu" for f in files)
 
 
+@pytest.mark.slow
 def test_symlink_loop_in_translate_is_no_traceback(tmp_path: Path) -> None:
     tree = _loop_tree(tmp_path)
     proc = hipport(["translate", tree, "-o", tmp_path / "out", "--no-progress"], tmp_path / "c")
@@ -77,6 +79,7 @@ def test_symlink_loop_in_translate_is_no_traceback(tmp_path: Path) -> None:
     assert "self.cu: skipped: symlink loop" in err
 
 
+@pytest.mark.slow
 def test_symlink_loop_named_on_the_command_line(tmp_path: Path) -> None:
     tree = _loop_tree(tmp_path)
     proc = _check([tree / "a", tree / "ok.cu", "--format", "json"], tmp_path)
@@ -162,6 +165,7 @@ def _skipped_tree(tmp_path: Path) -> Path:
 SKIPPED = ("nul.cu", "utf16.cu", "big.cu")
 
 
+@pytest.mark.slow
 def test_skipped_source_fails_the_gate(tmp_path: Path) -> None:
     tree = _skipped_tree(tmp_path)
     proc = _check([tree, "--format", "json"], tmp_path)
@@ -172,6 +176,7 @@ def test_skipped_source_fails_the_gate(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.slow
 def test_skipped_source_is_in_every_format(tmp_path: Path, fmt: str) -> None:
     tree = _skipped_tree(tmp_path)
     proc = _check([tree, "--format", fmt], tmp_path)
@@ -182,6 +187,7 @@ def test_skipped_source_is_in_every_format(tmp_path: Path, fmt: str) -> None:
     assert "HIP203" in out or "skipped-source" in out, fmt
 
 
+@pytest.mark.slow
 def test_skipped_source_severity_is_configurable(tmp_path: Path) -> None:
     tree = _skipped_tree(tmp_path)
     (tree / ".hipport.toml").write_text('max-file-size = 4096\n[severity]\nHIP203 = "warning"\n')
@@ -191,6 +197,7 @@ def test_skipped_source_severity_is_configurable(tmp_path: Path) -> None:
     assert levels == {"warning"}
 
 
+@pytest.mark.slow
 def test_readable_tree_has_no_walk_findings(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     (tree / "sub").mkdir(parents=True)

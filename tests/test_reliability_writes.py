@@ -66,6 +66,7 @@ def test_failed_write_leaves_no_temp_file(tmp_path: Path, monkeypatch) -> None:
 
 
 @pytest.mark.parametrize("mode", ["in-place", "outdir"])
+@pytest.mark.slow
 def test_modes_are_kept(tmp_path: Path, mode: str) -> None:
     """0444 (read-only) sources are still translated in place: the rename needs only write
     permission on the directory, and the mode is carried over to the new file."""
@@ -249,6 +250,7 @@ def test_stale_temp_files_of_dead_runs_are_found_then_removed(tmp_path: Path) ->
         (["translate", "-o", "OUT"], True),
     ],
 )
+@pytest.mark.slow
 def test_only_writing_runs_remove_stale_temp_files(
     tmp_path: Path, args: list[str], removes: bool
 ) -> None:
@@ -317,6 +319,7 @@ def test_write_outputs_never_escapes(tmp_path: Path) -> None:
     assert (out / "ok.cu").read_bytes() == WANT
 
 
+@pytest.mark.slow
 def test_cli_never_writes_through_a_symlinked_folder_in_the_output(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     (tree / "sub").mkdir(parents=True)

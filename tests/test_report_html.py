@@ -147,6 +147,7 @@ def test_self_contained(made):
         assert needle not in lowered, needle
 
 
+@pytest.mark.slow
 def test_user_text_is_escaped(made):
     text = made["html"]
     assert "<b>odd" not in text
@@ -266,6 +267,7 @@ def test_charts_carry_labels_and_legend(made):
     assert 'class="axis tick is-target"' in coverage
 
 
+@pytest.mark.slow
 def test_empty_tree(tmp_path, hipport_cmd, subprocess_env):
     (tmp_path / "p").mkdir()
     (tmp_path / "p" / "a.cu").write_text("int main() { return 0; }\n")
@@ -344,6 +346,7 @@ def test_big_tree_is_the_size_the_issue_measured(big):
     assert len(data["findings"]) >= 1200 and len(data["rocm"]["blocking_apis"]) >= 150
 
 
+@pytest.mark.slow
 def test_big_page_is_under_2_mb_and_self_contained(big):
     text = big["html_path"].read_text(encoding="utf-8")
     assert big["html_path"].stat().st_size < 2_000_000
@@ -352,6 +355,7 @@ def test_big_page_is_under_2_mb_and_self_contained(big):
         assert needle not in lowered, needle
 
 
+@pytest.mark.slow
 def test_big_headline_names_a_handful(big):
     page = parse(big["html_path"].read_text(encoding="utf-8"))
     assert headline(page) == expected_headline(big["json"])

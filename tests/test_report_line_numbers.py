@@ -59,6 +59,7 @@ def test_line_number_prints_as_digits(tmp_path: Path, line: int, layout: str, co
         assert "\N{INPUT SYMBOL FOR NUMBERS}" not in text
 
 
+@pytest.mark.slow
 def test_summary_prints_emoji_codes_in_paths_as_text(tmp_path: Path) -> None:
     src = _tree(tmp_path, 3)
     odd = src / ":fire:"

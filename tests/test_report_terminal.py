@@ -72,6 +72,7 @@ def check(cmd, env, *args, cwd=EXAMPLE, stdin=None, extra_env=None):
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN_RUNS))
+@pytest.mark.slow
 def test_layout_equals_its_golden(name, hipport_cmd, env):
     args, extra = GOLDEN_RUNS[name]
     proc = check(hipport_cmd, env, ".", "--rocm", GOLDEN_ROCM, *args, extra_env=extra)
@@ -163,6 +164,7 @@ ANSI = "\x1b["
         ([], {"FORCE_COLOR": "1", "NO_COLOR": "1"}, False),
     ],
 )
+@pytest.mark.slow
 def test_colour_when_piped(hipport_cmd, env, args, extra, coloured):
     proc = check(hipport_cmd, env, ".", *args, extra_env=extra)
     assert (ANSI in proc.stdout) is coloured
@@ -194,6 +196,7 @@ def at_a_terminal(cmd, env, args, cwd) -> str:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+@pytest.mark.slow
 def test_colour_at_a_terminal(hipport_cmd, env):
     assert ANSI in at_a_terminal(hipport_cmd, env, ["."], EXAMPLE)
     assert ANSI not in at_a_terminal(hipport_cmd, {**env, "NO_COLOR": "1"}, ["."], EXAMPLE)
@@ -237,6 +240,7 @@ def test_check_reads_one_source_from_stdin(hipport_cmd, env):
     ]
 
 
+@pytest.mark.slow
 def test_stdin_is_not_mixed_with_paths(hipport_cmd, env):
     assert check(hipport_cmd, env, "-", "src").returncode == 2
     assert check(hipport_cmd, env, "src", "--stdin-filename", "a.cu").returncode == 2
@@ -246,6 +250,7 @@ def test_stdin_is_not_mixed_with_paths(hipport_cmd, env):
     "where",
     ["missing-dir/report.json", "a-directory", "/proc/hipport-report.json"],
 )
+@pytest.mark.slow
 def test_unwritable_report_path_exits_2_before_the_scan(hipport_cmd, env, tmp_path, where):
     (tmp_path / "a-directory").mkdir()
     cache = tmp_path / "cache"
@@ -265,6 +270,7 @@ def test_unwritable_report_path_exits_2_before_the_scan(hipport_cmd, env, tmp_pa
         assert not cache.exists()  # nothing was scanned
 
 
+@pytest.mark.slow
 def test_one_run_writes_several_reports(hipport_cmd, env, tmp_path):
     summary = tmp_path / "summary.md"
     summary.write_text("earlier step\n")
@@ -290,6 +296,7 @@ def test_one_run_writes_several_reports(hipport_cmd, env, tmp_path):
     assert check(hipport_cmd, env, ".", "--report", "sarif").returncode == 2
 
 
+@pytest.mark.slow
 def test_sarif_limit_warning_on_stderr(hipport_cmd, env, tmp_path):
     out = tmp_path / "r.sarif"
     proc = check(

@@ -124,6 +124,7 @@ def test_shim_is_deterministic_and_check_detects_staleness(tmp_path: Path) -> No
     assert hipport("shim", "--check", a, project, "--rocm", "5.2").returncode == 1
 
 
+@pytest.mark.slow
 def test_names_are_exactly_the_projects(tmp_path: Path) -> None:
     (tmp_path / "a.cu").write_text(
         "#include <cuda_runtime.h>\n"
@@ -136,6 +137,7 @@ def test_names_are_exactly_the_projects(tmp_path: Path) -> None:
     assert defined == {"cudaMalloc", "cudaFree"}, text
 
 
+@pytest.mark.slow
 def test_shim_exits_1_on_errors_a_header_cannot_fix(tmp_path: Path) -> None:
     (tmp_path / "k.cu").write_text(
         "__global__ void child(){}\n__global__ void parent(){ child<<<1, 1>>>(); }\n"
@@ -145,11 +147,13 @@ def test_shim_exits_1_on_errors_a_header_cannot_fix(tmp_path: Path) -> None:
     assert "HIP110" in proc.stdout or "HIP110" in proc.stderr
 
 
+@pytest.mark.slow
 def test_usage_needs_exactly_one_output(tmp_path: Path) -> None:
     assert hipport("shim", EXAMPLE).returncode == 2
     assert hipport("shim", EXAMPLE, "-o", tmp_path / "a", "--check", tmp_path / "b").returncode == 2
 
 
+@pytest.mark.slow
 def test_cmake_module_is_written(tmp_path: Path) -> None:
     proc = hipport("shim", EXAMPLE, "-o", tmp_path / "s", "--cmake", "--rocm", "5.2")
     assert proc.returncode in (0, 1), proc.stderr
@@ -356,6 +360,7 @@ def test_shim_example_builds_as_hip_with_cmake(tmp_path: Path) -> None:
     assert "Building HIP object" in made.stdout and (build / "saxpy").is_file()
 
 
+@pytest.mark.slow
 def test_headers_rocm_keeps_are_not_shimmed(tmp_path: Path) -> None:
     """rocThrust ships thrust/... under CUDA's paths: the shim must not shadow them (a
     forwarding header there would stand between the source and rocThrust)."""

@@ -135,6 +135,7 @@ def _first_columns(path: Path) -> list[list[str]]:
 
 
 @needs_shared
+@pytest.mark.slow
 def test_committed_tables_equal_the_generator_output(tmp_path):
     from tools.build_mappings import build
 
@@ -162,6 +163,7 @@ def test_overrides_carry_evidence_and_conditions(tables):
 
 
 @needs_shared
+@pytest.mark.slow
 def test_overrides_change_what_the_tables_do_not_say(tables):
     """An override that repeats the imported name and version, with no condition, is stale."""
     from tools.build_mappings import FAMILIES as SOURCES
@@ -454,6 +456,7 @@ def _both(args, hipport_cmd, subprocess_env):
     return inproc, proc
 
 
+@pytest.mark.slow
 def test_cli_show(hipport_cmd, subprocess_env):
     inproc, proc = _both(
         ["tables", "show", "cudaMalloc", "--format", "json"], hipport_cmd, subprocess_env
@@ -473,6 +476,7 @@ def test_cli_show(hipport_cmd, subprocess_env):
     assert "cudaMalloc" in text and "1.5.0" in text
 
 
+@pytest.mark.slow
 def test_cli_show_hipext_and_missing(hipport_cmd, subprocess_env):
     _, proc = _both(
         ["tables", "show", "hipExtStreamCreateWithCUMask", "--format", "json"],
@@ -484,6 +488,7 @@ def test_cli_show_hipext_and_missing(hipport_cmd, subprocess_env):
     assert proc.returncode == 1 and "not in the tables" in proc.stderr
 
 
+@pytest.mark.slow
 def test_cli_coverage_json(hipport_cmd, subprocess_env, tables):
     _, proc = _both(
         ["tables", "coverage", "--rocm", "6.1", "--format", "json"], hipport_cmd, subprocess_env
@@ -542,11 +547,13 @@ def test_cli_coverage_grows_with_rocm(hipport_cmd, subprocess_env):
     "fmt,marker",
     [("csv", "family,total,mapped"), ("markdown", "| family | total |"), ("text", "runtime")],
 )
+@pytest.mark.slow
 def test_cli_coverage_formats(fmt, marker, hipport_cmd, subprocess_env):
     _, proc = _both(["tables", "coverage", "--format", fmt], hipport_cmd, subprocess_env)
     assert proc.returncode == 0 and marker in proc.stdout
 
 
+@pytest.mark.slow
 def test_cli_diff(hipport_cmd, subprocess_env):
     _, proc = _both(
         ["tables", "diff", "--from", "6.1", "--to", "6.2", "--format", "json"],
@@ -562,6 +569,7 @@ def test_cli_diff(hipport_cmd, subprocess_env):
     assert proc.returncode == 2
 
 
+@pytest.mark.slow
 def test_cli_search(hipport_cmd, subprocess_env):
     _, proc = _both(
         ["tables", "search", "cudaMemcpy*Async", "--format", "json"], hipport_cmd, subprocess_env
@@ -581,6 +589,7 @@ def test_cli_rejects_bad_version(hipport_cmd, subprocess_env):
     assert proc.returncode == 2 and "not a version" in proc.stderr
 
 
+@pytest.mark.slow
 def test_cli_releases(hipport_cmd, subprocess_env, tables):
     inproc, proc = _both(["tables", "releases", "--format", "json"], hipport_cmd, subprocess_env)
     data = json.loads(proc.stdout)
@@ -606,6 +615,7 @@ def test_cli_releases(hipport_cmd, subprocess_env, tables):
         (["--cuda", "14.0"], ["CUDA 14.0 is newer than any release", "CUDA 13.3"]),
     ],
 )
+@pytest.mark.slow
 def test_unknown_releases_warn_and_the_run_goes_on(args, words, hipport_cmd, subprocess_env):
     proc = subprocess.run(
         [*hipport_cmd, "tables", "coverage", *args, "--format", "json"],
@@ -742,6 +752,7 @@ def _translate_tree(tmp_path: Path, files: dict[str, bytes], hipport_cmd, env) -
     return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
 
 
+@pytest.mark.slow
 def test_sample_headers_are_remapped_when_the_project_lacks_them(
     tmp_path, hipport_cmd, subprocess_env
 ):
@@ -750,6 +761,7 @@ def test_sample_headers_are_remapped_when_the_project_lacks_them(
     assert b"#include <hip/hip_vector_types.h>" in out["a.cu"]
 
 
+@pytest.mark.slow
 def test_a_project_helper_header_is_its_own(tmp_path, hipport_cmd, subprocess_env):
     helper = b"#pragma once\n#include <cstdio>\n#define checkCudaErrors(x) (x)\n"
     files = {"a.cu": SAMPLE, "common/helper_cuda.h": helper, "common/helper_math.h": helper}
@@ -763,6 +775,7 @@ def test_a_project_helper_header_is_its_own(tmp_path, hipport_cmd, subprocess_en
 
 
 @needs_shared
+@pytest.mark.slow
 def test_every_hip_python_disagreement_is_reviewed(tables):
     """Every disagreement between the tables' HIP versions and the releases hip-python declares
     a name in is resolved in tools/hip_python_review.tsv, and no review row is stale."""
@@ -776,6 +789,7 @@ def test_every_hip_python_disagreement_is_reviewed(tables):
 
 
 @needs_shared
+@pytest.mark.slow
 def test_the_cross_check_finds_a_wrong_spelling(tables, tmp_path):
     """Without its override, HIPIFY's hipDeviceAttributeMaxBlocksPerMultiprocessor (HIP spells
     it ...MultiProcessor) is a disagreement the check reports."""

@@ -109,6 +109,7 @@ def err(proc: subprocess.CompletedProcess) -> str:
 # --- file selection -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_gitignore_nested_and_negation(hipport: Hipport, tmp_path: Path) -> None:
     root = make_tree(
         tmp_path / "p",
@@ -129,6 +130,7 @@ def test_gitignore_nested_and_negation(hipport: Hipport, tmp_path: Path) -> None
     assert sorted(proc.stats["files"]) == ["a.cu", "lib/keep.cu", "other/drop.cu"]
 
 
+@pytest.mark.slow
 def test_include_and_exclude_globs(hipport: Hipport, tmp_path: Path) -> None:
     root = make_tree(
         tmp_path / "p",
@@ -165,6 +167,7 @@ def test_include_and_exclude_globs(hipport: Hipport, tmp_path: Path) -> None:
 # --- renames --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_rename_suffixes_update_includes_and_cmake(hipport: Hipport, tmp_path: Path) -> None:
     root = make_tree(
         tmp_path / "p",
@@ -206,6 +209,7 @@ def test_rename_suffixes_update_includes_and_cmake(hipport: Hipport, tmp_path: P
     assert proc.stats["renamed_files"]["sub/common.cuh"] == "sub/common.hpp"
 
 
+@pytest.mark.slow
 def test_hip_suffix_in_place_renames_files(hipport: Hipport, tmp_path: Path) -> None:
     root = make_tree(tmp_path / "p", {"a.cu": SAXPY, "common.cuh": COMMON})
     proc = hipport(".", "--in-place", "--hip-suffix", cwd=root)
@@ -217,6 +221,7 @@ def test_hip_suffix_in_place_renames_files(hipport: Hipport, tmp_path: Path) -> 
 # --- -o -------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_outdir_mirrors_tree_into_existing_directory(
     hipport: Hipport, proj: Path, tmp_path: Path
 ) -> None:
@@ -244,6 +249,7 @@ def test_outdir_mirrors_tree_into_existing_directory(
     assert before == {p: (out / p).stat().st_mtime_ns for p in got}
 
 
+@pytest.mark.slow
 def test_outdir_inside_input_is_refused(hipport: Hipport, proj: Path) -> None:
     proc = hipport(".", "-o", "src/out", cwd=proj)
     assert proc.returncode == 2
@@ -321,6 +327,7 @@ def test_diff_applies_to_give_the_translated_tree(
     assert files_of(root) == files_of(expected)
 
 
+@pytest.mark.slow
 def test_diff_paths_are_relative_to_the_current_directory(hipport: Hipport, proj: Path) -> None:
     proc = hipport("proj/src", "--diff", cwd=proj.parent)
     assert proc.returncode == 1, err(proc)
@@ -360,6 +367,7 @@ def test_config_found_walking_up_and_command_line_wins(hipport: Hipport, tmp_pat
     assert b"<<<1, 1>>>" in proc.stdout, err(proc)
 
 
+@pytest.mark.slow
 def test_config_rocm_and_cli_rocm(hipport: Hipport, tmp_path: Path) -> None:
     root = make_tree(
         tmp_path / "p",
@@ -416,6 +424,7 @@ def test_usage_errors_exit_2(
     assert (root / "a.cu").read_bytes() == SAXPY
 
 
+@pytest.mark.slow
 def test_user_rules(hipport: Hipport, tmp_path: Path) -> None:
     root = make_tree(
         tmp_path / "p",
@@ -465,6 +474,7 @@ def test_cache_hit_then_miss_after_edit_and_option_change(hipport: Hipport, proj
     assert bypass.stats["cached"] == 0, err(bypass)
 
 
+@pytest.mark.slow
 def test_cache_sees_same_size_edit(hipport: Hipport, proj: Path) -> None:
     hipport(".", "--diff", cwd=proj)
     main = proj / "src/main.cu"
@@ -497,6 +507,7 @@ def test_jobs_1_and_2_give_identical_trees(hipport: Hipport, tmp_path: Path) -> 
 # --- CMake ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_cmake_files_translated_and_findings_reported(hipport: Hipport, tmp_path: Path) -> None:
     root = make_tree(
         tmp_path / "p",
@@ -570,6 +581,7 @@ def test_permission_denied_is_reported(hipport: Hipport, proj: Path) -> None:
     assert proc.stats["changed"] == 2
 
 
+@pytest.mark.slow
 def test_summary_is_plain_when_piped(hipport: Hipport, proj: Path) -> None:
     proc = hipport(".", "--diff", cwd=proj)
     text = err(proc)
@@ -623,6 +635,7 @@ def test_config_severity_applies_to_fail_on(hipport: Hipport, proj: Path) -> Non
     assert proc.returncode == 0, err(proc)
 
 
+@pytest.mark.slow
 def test_unwritable_output_exits_1_and_names_the_file(
     hipport: Hipport, proj: Path, tmp_path: Path
 ) -> None:

@@ -60,6 +60,7 @@ def _run(data: bytes, path: str = "fuzz.cu") -> None:
 
 @_fuzz_settings
 @given(st.binary(max_size=4096), st.sampled_from(["fuzz.cu", "fuzz.cuh", "fuzz.cpp"]))
+@pytest.mark.slow
 def test_random_bytes_never_crash(data: bytes, path: str) -> None:
     if _bytes_budget.spent():
         return
@@ -75,6 +76,7 @@ def test_mutated_cuda_never_crashes(seed: int, blob: bytes) -> None:
     _run(mutate(SEEDS[seed], ops_from_bytes(blob)))
 
 
+@pytest.mark.slow
 def test_each_fragment_at_start_middle_end_and_truncations() -> None:
     """Deterministic part: every stress fragment at the start, the middle and the end of one
     seed, and each seed truncated at every 97th byte."""
