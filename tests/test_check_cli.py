@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -268,3 +269,16 @@ def test_rule_explains_by_code_and_name():
     assert all(code in listing for code in RULES)
     data = json.loads(runner.invoke(main, ["rule", "HIP201", "--format", "json"]).output)
     assert data["name"] == "unused-suppression"
+
+
+def test_output_dash_is_standard_output(project):
+    """`-o -` writes to standard output, as other tools do (it wrote a file named `-`)."""
+    root = project({"src/a.cu": UNSUPPORTED})
+    result = cli("src", "--format", "json", "-o", "-")
+    assert result.exit_code == 1, result.output
+    assert json.loads(result.output)["findings"][0]["code"] == "HIP001"
+    assert not (root / "-").exists() and not (Path.cwd() / "-").exists()
+    both = cli("src", "-o", "-", "--report", "sarif=-")
+    assert both.exit_code == 2 and "two reports would be written to standard output" in (
+        both.output
+    )

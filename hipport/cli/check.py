@@ -57,7 +57,7 @@ def _run(paths: tuple[Path, ...], config, values: dict[str, Any]):
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the report to FILE instead of standard output.",
+    help="Write the report to FILE instead of standard output (`-`: standard output).",
 )
 @click.option(
     "--fail-on",

@@ -110,7 +110,12 @@ def use_color(choice: str, to_terminal: bool, env: dict[str, str] | None = None)
 def destinations(
     fmt: str, output: Path | None, extra: tuple[tuple[str, Path], ...]
 ) -> list[Destination]:
-    out = [Destination(fmt, output)] + [Destination(f, p) for f, p in extra]
+    def where(path: Path | None) -> Path | None:
+        return None if path is not None and str(path) == STDIN else path  # `-`: stdout
+
+    out = [Destination(fmt, where(output))] + [Destination(f, where(p)) for f, p in extra]
+    if sum(d.path is None for d in out) > 1:
+        raise click.UsageError("two reports would be written to standard output")
     seen: set[Path] = set()
     for d in out:
         if d.path is None:
