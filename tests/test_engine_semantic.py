@@ -59,11 +59,13 @@ void run(float* d) {
 
 def test_semantic_mode_rewrites_only_confirmed_launches() -> None:
     """The AST confirms the real launch; the one in a dead #if 0 arm is not a launch the
-    compiler sees, so semantic mode reports it instead of rewriting it."""
+    compiler sees. Both paths leave the dead arm as it is and report nothing there (issue
+    25: the HIP build's preprocessor model is every rule's, the token path's too)."""
     target = Target(launch_syntax="hip")
     tokens = translate_source(LAUNCHES, "l.cu", target)
-    assert tokens.output.count(b"hipLaunchKernelGGL(") == 2
     semantic = translate_source(LAUNCHES, "l.cu", target, EngineOptions(semantic=True))
-    assert b"hipLaunchKernelGGL(k, dim3(1), dim3(1), 0, 0, d)" in semantic.output
-    assert b"undeclared_kernel<<<1, 1>>>(d)" in semantic.output
-    assert [f.code for f in semantic.findings if f.code == "HIP009"] == ["HIP009"]
+    for result in (tokens, semantic):
+        assert result.output.count(b"hipLaunchKernelGGL(") == 1
+        assert b"hipLaunchKernelGGL(k, dim3(1), dim3(1), 0, 0, d)" in result.output
+        assert b"undeclared_kernel<<<1, 1>>>(d)" in result.output
+        assert not [f for f in result.findings if f.location.line == 6]
