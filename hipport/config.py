@@ -25,6 +25,34 @@ from pathlib import Path
 from typing import Any
 
 CONFIG_FILES = (".hipport.toml", "pyproject.toml")
+
+# Third-party code a project carries (vendored trees, OpenGL loaders and extension headers,
+# single-file libraries): its findings are counted in one summary line, not reported, unless
+# the configuration says `vendored = [...]` (its own list; [] reports everything).
+DEFAULT_VENDORED = (
+    "third_party/",
+    "thirdparty/",
+    "third-party/",
+    "3rdparty/",
+    "external/",
+    "extern/",
+    "vendor/",
+    "deps/",
+    "glad/",
+    "GL/",
+    "GLES2/",
+    "GLES3/",
+    "KHR/",
+    "glew.h",
+    "glxew.h",
+    "wglew.h",
+    "glext.h",
+    "glxext.h",
+    "wglext.h",
+    "freeglut*.h",
+    "glut.h",
+    "stb_*.h",
+)
 _DEFINE = re.compile(r"[A-Za-z_]\w*(=.*)?\Z", re.DOTALL)
 
 KNOWN_KEYS = {
@@ -60,6 +88,7 @@ KNOWN_KEYS = {
     "extend-select",
     "extend-exclude",
     "per-file-ignores",
+    "vendored",
 }
 
 
@@ -101,6 +130,11 @@ class Config:
             for pattern, entries in self.values.get(key, {}).items():
                 merged.setdefault(pattern, []).extend(entries)
         return merged
+
+    @property
+    def vendored(self) -> tuple[str, ...]:
+        """Globs of third-party code (DEFAULT_VENDORED unless configured)."""
+        return tuple(self.values.get("vendored", DEFAULT_VENDORED))
 
     @property
     def excluded(self) -> list[str]:
@@ -198,6 +232,7 @@ def _validate(values: dict[str, Any], source: Path) -> dict[str, Any]:
         "extend-select",
         "extend-exclude",
         "defines",
+        "vendored",
     ):
         if key in values and not (
             isinstance(values[key], list) and all(isinstance(v, str) for v in values[key])

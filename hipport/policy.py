@@ -257,6 +257,14 @@ class Selection:
     severity: Mapping[str, str] = field(default_factory=dict)  # code or name -> level|off
     select: tuple[str, ...] = ()  # codes, code prefixes or names; () means all
     ignore: tuple[str, ...] = ()
+    # globs (root-relative, .gitignore semantics) of third-party code: its findings are not
+    # reported, only counted (config `vendored`; hipport.config.DEFAULT_VENDORED)
+    vendored: tuple[str, ...] = ()
+
+    def is_vendored(self, relpath: str) -> bool:
+        from hipport.project import match_globs
+
+        return bool(self.vendored) and match_globs(relpath, list(self.vendored))
 
     def check(self) -> Selection:
         """Raise PolicyError for a --select/--ignore word or severity key that is no rule."""
@@ -316,6 +324,8 @@ def file_findings(
         outcome = filter_findings(source, item.relpath, raw)
         raw = outcome.kept + outcome.unused
         silenced.extend(outcome.suppressed)
+    if selection.is_vendored(item.relpath):
+        return [], silenced + raw  # third-party code: counted by the report, not reported
     kept = []
     for f in raw:
         level = selection.level(f)

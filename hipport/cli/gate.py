@@ -61,6 +61,7 @@ def selection(config: Any, select: tuple[str, ...], ignore: tuple[str, ...]) -> 
             severity=config.severity,
             select=config.selected(select),
             ignore=config.ignored(ignore),
+            vendored=config.vendored,
         ).check()
     except PolicyError as exc:
         raise click.UsageError(str(exc)) from None

@@ -102,6 +102,17 @@ class FamilyStat:
 
 
 @dataclass
+class VendoredCount:
+    """Findings in third-party code (config `vendored`), counted instead of reported."""
+
+    files: int = 0
+    findings: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        return {"files": self.files, "findings": self.findings}
+
+
+@dataclass
 class ApiStat:
     api: str
     family: str | None
@@ -242,6 +253,7 @@ class Report:
     directories: list[WorkItem]
     baseline_path: str | None = None
     schema_version: int = SCHEMA_VERSION
+    vendored: VendoredCount = field(default_factory=VendoredCount)
 
     # -- questions renderers and the CLI ask ---------------------------------------------
     def counts(self) -> dict[str, int]:
@@ -385,13 +397,18 @@ def build_report(
     silenced: list[Finding] = []
     tally = UseTally()
     totals = Totals()
+    vendored = VendoredCount()
     items: dict[str, WorkItem] = {}
     with collector_paused():
         for item in inputs:
             result = item.load()
             kept, gone = _file_findings(item, selection, suppressions, result)
             active.extend(kept)
-            silenced.extend(gone)
+            if selection.is_vendored(item.relpath):
+                vendored.files += bool(gone)
+                vendored.findings += len(gone)
+            else:
+                silenced.extend(gone)
             work = items[item.relpath] = WorkItem(
                 item.relpath,
                 "file",
@@ -420,6 +437,7 @@ def build_report(
         files=files,
         directories=_directories(files),
         baseline_path=str(baseline.path) if baseline is not None and baseline.path else None,
+        vendored=vendored,
     )
 
 

@@ -326,6 +326,13 @@ def _summary(report: Report, paths: Callable[[str], str]) -> Table:
         + (f"; {len(report.baselined)} baselined" if report.baselined else "")
         + (f"; {len(report.suppressed)} suppressed" if report.suppressed else ""),
     )
+    v = report.vendored
+    if v.findings:
+        table.add_row(
+            "third-party",
+            f"{plural(v.findings, 'finding')} in {plural(v.files, 'vendored file')} not "
+            "reported ([tool.hipport] vendored; vendored = [] reports them)",
+        )
     return table
 
 
