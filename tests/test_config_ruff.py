@@ -26,7 +26,7 @@ int main() {
 @pytest.fixture
 def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / ".git").mkdir()
-    for rel in ("src/a.cu", "vendor/v.cu", "legacy/l.cu"):
+    for rel in ("src/a.cu", "lib/v.cu", "legacy/l.cu"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_bytes(SOURCE)
     monkeypatch.chdir(tmp_path)
@@ -43,11 +43,11 @@ def _codes(tree: Path, *args: str) -> list[tuple[str, str]]:
     return sorted((f["location"]["path"], f["code"]) for f in report["findings"])
 
 
-ALL = [
+ALL = sorted(
     (path, code)
-    for path in ("legacy/l.cu", "src/a.cu", "vendor/v.cu")
+    for path in ("legacy/l.cu", "src/a.cu", "lib/v.cu")
     for code in ("HIP001", "HIP004")
-]
+)
 
 
 def _config(tree: Path, text: str, name: str = ".hipport.toml") -> None:
@@ -64,9 +64,9 @@ def _config(tree: Path, text: str, name: str = ".hipport.toml") -> None:
         ('select = ["HIP001"]\nextend-select = ["HIP004"]\n', (), ALL),
         ('ignore = ["HIP004"]\n', (), [x for x in ALL if x[1] == "HIP001"]),
         ('ignore = ["HIP004"]\n', ("--ignore", "HIP001"), []),
-        ('extend-exclude = ["vendor/"]\n', (), [x for x in ALL if x[0] != "vendor/v.cu"]),
+        ('extend-exclude = ["lib/"]\n', (), [x for x in ALL if x[0] != "lib/v.cu"]),
         (
-            'exclude = ["legacy/"]\nextend-exclude = ["vendor/"]\n',
+            'exclude = ["legacy/"]\nextend-exclude = ["lib/"]\n',
             (),
             [x for x in ALL if x[0] == "src/a.cu"],
         ),
@@ -134,7 +134,7 @@ def test_unknown_keys_and_values_get_suggestions(tree, toml, message) -> None:
 
 
 def test_show_settings_prints_what_applies_and_exits(tree) -> None:
-    _config(tree, 'rocm = "6.2"\nignore = ["HIP004"]\nextend-exclude = ["vendor/"]\n')
+    _config(tree, 'rocm = "6.2"\nignore = ["HIP004"]\nextend-exclude = ["lib/"]\n')
     result = CliRunner().invoke(main, ["check", "src", "--show-settings", "--select", "HIP1"])
     assert result.exit_code == 0, result.output
     shown = json.loads(result.output)
@@ -142,7 +142,7 @@ def test_show_settings_prints_what_applies_and_exits(tree) -> None:
     assert shown["root"] == str(tree)
     assert shown["target"]["rocm"] == "6.2"
     assert shown["select"] == ["HIP1"] and shown["ignore"] == ["HIP004"]
-    assert shown["exclude"] == ["vendor/"]
+    assert shown["exclude"] == ["lib/"]
     assert shown["settings"]["rocm"] == "6.2"
     isolated = json.loads(
         CliRunner().invoke(main, ["check", "src", "--show-settings", "--isolated"]).output
