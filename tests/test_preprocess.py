@@ -612,3 +612,17 @@ def test_a_header_change_reaches_the_cached_results_of_its_includers(project):
     config.write_text(config.read_text().replace("#ifndef PROJ_USE_HIP", "#if 0"))
     second = _cli("check", ".", "--output-format", "concise")
     assert not any("[HIP101]" in line for line in _errors(second.output)), second.output
+
+
+@pytest.mark.parametrize("cache", [False, True])
+def test_the_summary_counts_the_findings_skipped_as_dead(project, cache):
+    """Through the cache and without it: the text summary and the JSON totals say how many
+    findings sat in dead code and which macros decided it."""
+    flags = () if cache else ("--no-cache",)
+    for _ in range(2 if cache else 1):  # with the cache: the second run reads it
+        text = _cli("check", ".", *flags, "-D", "PROJ_USE_HIP").output
+    assert "(decided by PROJ_ASYNC_COPY)" in text.split("skipped as dead")[1]
+    report = _cli("check", ".", *flags, "-D", "PROJ_USE_HIP", "--format", "json").output
+    totals = __import__("json").loads(report)["totals"]
+    assert totals["skipped_dead"] >= 2  # HIP012 of vendors/cuda.h, HIP101 of copy.cu at least
+    assert totals["dead_macros"] == ["PROJ_ASYNC_COPY"]

@@ -137,6 +137,9 @@ class Totals:
     files_changed: int = 0
     files_failed: int = 0
     files_skipped: int = 0
+    # findings the engine dropped: in #if arms (or headers) the HIP build never compiles
+    skipped_dead: int = 0
+    dead_macros: list[str] = field(default_factory=list)  # the macros that decided those
     lines: int = 0
     lines_changed: int = 0
     bytes: int = 0
@@ -523,6 +526,12 @@ def _add_file(
     totals.files_skipped += item.status == "skipped"
     if result is None:
         return
+    skipped = getattr(result, "skipped_dead", 0)
+    if skipped:
+        totals.skipped_dead += skipped
+        known = set(totals.dead_macros)
+        totals.dead_macros.extend(m for m in result.dead_macros if m not in known)
+        totals.dead_macros.sort()
     work.lines = _line_count(result.source)
     totals.lines += work.lines
     totals.bytes += len(result.source)

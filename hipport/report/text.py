@@ -333,6 +333,13 @@ def _summary(report: Report, paths: Callable[[str], str]) -> Table:
             f"{plural(v.findings, 'finding')} in {plural(v.files, 'vendored file')} not "
             "reported ([tool.hipport] vendored; vendored = [] reports them)",
         )
+    if t.skipped_dead:
+        macros = ", ".join(t.dead_macros[:8]) + (", ..." if len(t.dead_macros) > 8 else "")
+        table.add_row(
+            "skipped as dead",
+            f"{plural(t.skipped_dead, 'finding')} in code the HIP build never compiles"
+            + (f" (decided by {macros})" if macros else ""),
+        )
     return table
 
 

@@ -446,7 +446,7 @@ def only_live(
     nothing."""
     headers = ctx.options.headers
     if headers is not None and ctx.path in headers.dead:
-        return [], [], [], Skipped(len(findings), ("#include",))
+        return [], [], [], Skipped(len(findings))
     names = ("if", "ifdef", "ifndef", "include") if headers is not None else _OPENS
     if not any(d.name in names for d in ctx.directives):
         return edits, findings, uses, Skipped()

@@ -20,6 +20,7 @@ from hipport.runner.outcome import (
     FileStatus,
     file_info,
     outcome_of,
+    set_dead,
 )
 from hipport.runner.pool import WorkerSetup, WorkItem, process
 
@@ -54,7 +55,7 @@ def cache_key(f: ProjectFile) -> str:
 def _make_result(source: bytes, output: bytes, fields: tuple) -> TranslationResult:
     """A result from a cache entry's fields; TypeError (a miss) when they have the wrong
     shape, as a hand-edited or foreign entry may."""
-    path, edits, findings, uses, defined_names = fields
+    path, edits, findings, uses, defined_names, *more = fields
     if not (
         isinstance(path, str)
         and _all(edits, list, Edit)
@@ -63,7 +64,9 @@ def _make_result(source: bytes, output: bytes, fields: tuple) -> TranslationResu
         and _all(defined_names, frozenset, str)
     ):
         raise TypeError("a cached result of the wrong shape")
-    return TranslationResult(path, source, output, edits, findings, uses, defined_names)
+    result = TranslationResult(path, source, output, edits, findings, uses, defined_names)
+    set_dead(result, more)
+    return result
 
 
 def _all(values: object, container: type, item: type) -> bool:
@@ -98,7 +101,14 @@ def store(
     key = cache_key(f)
     digest = content_hash(result.source)
     out_digest = content_hash(result.output) if result.changed else digest
-    fields = (result.path, result.edits, result.findings, result.uses, result.defined_names)
+    fields = (
+        result.path,
+        result.edits,
+        result.findings,
+        result.uses,
+        result.defined_names,
+        (result.skipped_dead, result.dead_macros),
+    )
     try:
         manifest.results.store(digest, key, result.source, result.output, fields)
     except OSError:

@@ -82,6 +82,19 @@ class FileInfo:
     defined_names: frozenset[str]
 
 
+def set_dead(result: TranslationResult, more: list) -> None:
+    """The findings the engine skipped as dead (a stored result's sixth field; an older
+    entry has none)."""
+    if more and isinstance(more[0], tuple) and len(more[0]) == 2:
+        skipped, macros = more[0]
+        if (
+            isinstance(skipped, int)
+            and isinstance(macros, tuple)
+            and all(isinstance(m, str) for m in macros)
+        ):
+            result.skipped_dead, result.dead_macros = skipped, macros
+
+
 def _renamed_uses(uses: Iterable[Use]) -> Iterator[str]:
     """The family of each use the translation renamed."""
     for use in uses:

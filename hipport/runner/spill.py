@@ -22,14 +22,21 @@ from hipport.collector import collector_paused
 from hipport.edits import Edit
 from hipport.engine import TranslationResult
 from hipport.findings import Finding, Use
-from hipport.runner.outcome import FileInfo, FileKind, FileOutcome, FileStatus, file_info
+from hipport.runner.outcome import (
+    FileInfo,
+    FileKind,
+    FileOutcome,
+    FileStatus,
+    file_info,
+    set_dead,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Packed:
     """One result as a worker sends it: `rest` is the pickle of (path, edits, findings,
-    uses, defined_names), the records by columns (wire.to_columns); `output` is None when
-    it equals the source."""
+    uses, defined_names, (skipped_dead, dead_macros)), the records by columns
+    (wire.to_columns); `output` is None when it equals the source."""
 
     info: FileInfo
     source: bytes
@@ -51,6 +58,7 @@ def pack(result: TranslationResult) -> Packed:
             wire.to_columns(result.findings, Finding),
             wire.to_columns(result.uses, Use),
             result.defined_names,
+            (result.skipped_dead, result.dead_macros),
         )
         rest = pickle.dumps(fields, pickle.HIGHEST_PROTOCOL)
         info = file_info(result, digest, out_digest)
@@ -146,9 +154,11 @@ class SpilledResult:
     def load(self) -> TranslationResult:
         source, output, rest = self._bytes()
         with collector_paused():  # a large result: plain data, no cycles
-            path, edits, findings, uses, defined = pickle.loads(rest)
+            path, edits, findings, uses, defined, *more = pickle.loads(rest)
             edits = wire.from_columns(edits, Edit)
             findings = wire.from_columns(findings, Finding)
             uses = wire.from_columns(uses, Use)
         output = output if self.changed else source
-        return TranslationResult(path, source, output, edits, findings, uses, defined)
+        result = TranslationResult(path, source, output, edits, findings, uses, defined)
+        set_dead(result, more)
+        return result
