@@ -50,11 +50,11 @@ def apply(source: bytes, edits: list[Edit]) -> bytes:
     return b"".join(pieces)
 
 
-def compose(source: bytes, edits: list[Edit]) -> list[Edit]:
+def compose(source: bytes, edits: list[Edit], dropped: list[Edit] | None = None) -> list[Edit]:
     """Resolve composite edits (see Edit.parts), innermost first: each takes the edits that
     lie inside its range into the source ranges it copies and replaces them. A composite
-    that another edit straddles (half inside, half out) is dropped: two rules disagree on
-    the bytes, and the plain edit wins."""
+    that another edit straddles (half inside, half out) is dropped (and appended to
+    `dropped` when given): two rules disagree on the bytes, and the plain edit wins."""
     composites = sorted((e for e in edits if e.parts), key=lambda e: e.end - e.start)
     if not composites:
         return edits
@@ -62,6 +62,8 @@ def compose(source: bytes, edits: list[Edit]) -> list[Edit]:
     for comp in composites:
         inner = [e for e in plain if _inside(e, comp)]
         if any(_straddles(e, comp) for e in plain):
+            if dropped is not None:
+                dropped.append(comp)
             continue
         pieces = [
             part if isinstance(part, bytes) else _translated(source, part, inner)

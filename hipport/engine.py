@@ -22,7 +22,16 @@ from hipport.edits import Edit, OverlappingEdits, apply, compose, normalize
 from hipport.findings import Finding, Use
 from hipport.lexer import LexError, Tokens, lex, might_need_translation
 from hipport.options import EngineOptions
-from hipport.rules import Context, Rule, RuleResult, all_rules, rule_for, vocabulary
+from hipport.rules import (
+    Context,
+    Rule,
+    RuleResult,
+    all_rules,
+    rule_for,
+    rule_priorities,
+    triggered,
+    vocabulary,
+)
 from hipport.rules.branches import only_live
 from hipport.rules.declared import names_defined_by
 from hipport.semantic import analyze
@@ -53,6 +62,9 @@ class TranslationResult:
     error: str | None = None  # set when the file could not be processed
     skipped_dead: int = 0  # findings dropped: in arms the HIP build never compiles
     dead_macros: tuple[str, ...] = ()  # the macros that decided those arms
+    # Edits a rule proposed that overlapped an edit of a rule with priority over it, so
+    # were not applied (for tests and debugging; not rendered, not cached).
+    dropped_edits: list[Edit] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def changed(self) -> bool:
@@ -111,21 +123,26 @@ def _run_rules(source: bytes, ctx: Context) -> TranslationResult:
     findings: list[Finding] = []
     if options.semantic or options.cuda_path or options.compile_args:
         findings.extend(_semantic(ctx))
+    _inputs(ctx)
     edits: list[Edit] = []
+    uses: list[Use] = []
     for rule in all_rules():
+        if not triggered(rule, ctx):
+            continue  # the file has nothing the rule reacts to
         result = rule.run(ctx)
         edits.extend(result.edits)
         findings.extend(result.findings)
-        # later rules read the uses found so far (includes: is anything CUDA's?)
-        ctx.earlier_uses.extend(result.uses)
+        uses.extend(result.uses)
     # code the HIP build never compiles reports nothing and is not rewritten
-    edits, findings, uses, skipped = only_live(ctx, edits, findings, list(ctx.earlier_uses))
-    edits = _drop_overlaps(compose(source, edits))
+    edits, findings, uses, skipped = only_live(ctx, edits, findings, uses)
+    dropped: list[Edit] = []
+    edits = _drop_overlaps(_by_priority(compose(source, edits, dropped)), dropped)
     output = apply(source, edits)
     _sort(findings)
     result = TranslationResult(path, source, output, edits, findings, uses, ctx.defined)
     result.skipped_dead = skipped.findings
     result.dead_macros = skipped.macros
+    result.dropped_edits = dropped
     return result
 
 
@@ -137,6 +154,12 @@ def _context(
     # the directive lines are found once per file, for this and for every rule
     ctx.defined = names_defined_by(tokens, ctx.directives)
     return ctx
+
+
+def _inputs(ctx: Context) -> None:
+    """What the engine works out for the rules before they run (their declared inputs):
+    the file's CUDA API uses, resolved for the target."""
+    ctx.api_uses  # noqa: B018 (made now, once: rename, includes and HIP111 read it)
 
 
 def _sort(findings: list[Finding]) -> None:
@@ -152,14 +175,25 @@ def run_rule(
 ) -> RuleResult:
     """Run one rule on one source as the engine would, without the other rules (for tests
     and exploration). `rule`: a code ("HIP101"), a rule name ("inline-ptx"), a rule module
-    ("rules.hazards.inline_ptx") or a Rule object. Uses of earlier rules are not seen."""
+    ("rules.hazards.inline_ptx") or a Rule object. The rule's inputs (the file's API uses,
+    the semantic pass when the options ask for one) are made as the engine makes them, and
+    its results in arms the HIP build never compiles dropped, so it finds what it finds in
+    a whole run."""
     options = options or EngineOptions()
     target = target or Target()
     the_rule = rule_for(rule) if isinstance(rule, str) else rule
     ctx = _context(source, lex(source, path), path, target, options)
-    result = the_rule.run(ctx)
-    _sort(result.findings)
-    return result
+    try:
+        if options.semantic or options.cuda_path or options.compile_args:
+            _semantic(ctx)
+        _inputs(ctx)
+        result = the_rule.run(ctx) if triggered(the_rule, ctx) else RuleResult()
+        # as in a whole run: nothing in an arm the HIP build never compiles
+        edits, findings, uses, _ = only_live(ctx, result.edits, result.findings, result.uses)
+    finally:
+        ctx.release()
+    _sort(findings)
+    return RuleResult(edits, findings, uses)
 
 
 def _semantic(ctx: Context) -> list[Finding]:
@@ -174,16 +208,26 @@ def _semantic(ctx: Context) -> list[Finding]:
     return []
 
 
-def _drop_overlaps(edits: list[Edit]) -> list[Edit]:
-    """Keep edits in rule order; an edit overlapping one kept earlier is dropped (the
-    earlier rule wins). Zero-width inserts touching a replacement do not overlap."""
+def _by_priority(edits: list[Edit]) -> list[Edit]:
+    """The edits in the order of their rules' priority (Rule.priority: lower first; a
+    stable sort keeps each rule's own order)."""
+    priority = rule_priorities()
+    return sorted(edits, key=lambda e: priority.get(e.rule, 0))
+
+
+def _drop_overlaps(edits: list[Edit], dropped: list[Edit]) -> list[Edit]:
+    """Keep edits in priority order; an edit overlapping one kept earlier is dropped (the
+    rule with priority wins) and recorded in `dropped`. Zero-width inserts touching a
+    replacement do not overlap."""
     try:
         return normalize(edits)
     except OverlappingEdits:
         pass
     kept: list[Edit] = []
     for edit in edits:
-        if not any(_overlap(edit, k) for k in kept):
+        if any(_overlap(edit, k) for k in kept):
+            dropped.append(edit)
+        else:
             kept.append(edit)
     return normalize(kept)
 

@@ -84,6 +84,9 @@ class Use:
     location: Location
     new_name: str | None = None
     min_rocm: Version | None = None
+    # the byte offsets of the token (not rendered: reports show the location)
+    start: int | None = None
+    end: int | None = None
 
 
 SKIPPED_PREFIX = "skipped: "

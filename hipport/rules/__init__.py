@@ -2,7 +2,11 @@
 
 A rule is a small module exposing `RULE`, an object with `name`, `codes` (the catalogue
 codes its findings carry) and `run(ctx: Context) -> RuleResult`: it reads the file through
-the Context and returns its edits, findings and API uses as a value. Token helpers that
+the Context (its tokens: `ctx.tokens`, a hipport.tokens.Tokens, and `ctx.code`, the
+code-token index; its API uses: `ctx.api_uses`, resolved before the rules run) and returns
+its edits, findings and API uses as a value. It may declare `triggers` (what it reacts to:
+the engine skips it on a file without any) and, a rewrite, its `priority` between
+overlapping edits (see rules.context.Rule). Token helpers that
 more than one rule needs live in rules/tokens.py, and the code-token index the hazards
 share in rules/code_index.py; a rule never imports another rule.
 
@@ -11,7 +15,8 @@ Add a rule = add one module + one catalogue entry:
     in hipport/catalogue.py whose module is "rules.hazards.<rule_name>"; the engine finds
     it from the entry (see hipport/rules/hazards/__init__.py).
   - a rewrite: hipport/rules/<name>.py, its RuleInfo entries (module "rules.<name>"), and
-    its place in catalogue.REWRITE_ORDER (earlier rules win overlapping edits).
+    its place in catalogue.REWRITE_ORDER and its `priority` (lower wins overlapping
+    edits).
 Then add its cases (each code's firing and silent cases in its home tests/cases/rules/<CODE>/,
 a rewrite's CUDA/HIP pairs in tests/cases/engine/<name>/) and run python
 tools/gen_rules_doc.py. A module named in the
@@ -25,9 +30,22 @@ import importlib
 from functools import cache
 
 from hipport.catalogue import RULE_MODULES, rule_by_code_or_name
-from hipport.rules.context import Context, Rule, RuleResult
+from hipport.rules.context import Context, Rule, RuleResult, Triggers
 
-__all__ = ["Context", "Rule", "RuleResult", "all_rules", "rule_for", "vocabulary"]
+__all__ = [
+    "Context",
+    "Rule",
+    "RuleResult",
+    "Triggers",
+    "all_rules",
+    "rule_for",
+    "rule_priorities",
+    "triggered",
+    "vocabulary",
+]
+
+# The priority of a rule that declares none (the checks: they make no edits).
+DEFAULT_PRIORITY = 100
 
 
 class MissingRule(LookupError):
@@ -59,6 +77,18 @@ def vocabulary() -> frozenset[str]:
     """The token texts every rule looks up in Context.code (a rule's optional
     `vocabulary`), so the index is built for all of them in one pass."""
     return frozenset().union(*(getattr(rule, "vocabulary", ()) for rule in all_rules()))
+
+
+@cache
+def rule_priorities() -> dict[str, int]:
+    """Rule name -> its priority between overlapping edits (lower wins)."""
+    return {rule.name: getattr(rule, "priority", DEFAULT_PRIORITY) for rule in all_rules()}
+
+
+def triggered(rule: Rule, ctx: Context) -> bool:
+    """The file has something the rule reacts to (always, for a rule without triggers)."""
+    triggers: Triggers | None = getattr(rule, "triggers", None)
+    return triggers is None or triggers.fire(ctx)
 
 
 def rule_for(key: str) -> Rule:

@@ -73,6 +73,7 @@ class _Unsafe(Exception):
 
 class ArgumentsRule:
     name = "arguments"
+    priority = 50
     codes = (DATA_LOSS.code, ARGUMENTS_NOT_REWRITTEN.code)
 
     @cached_property

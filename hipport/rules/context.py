@@ -15,6 +15,7 @@ from typing import Protocol
 from hipport.edits import Edit
 from hipport.findings import RULES, Finding, Location, Severity, Use
 from hipport.options import EngineOptions
+from hipport.rules.api_uses import ApiUse, api_uses
 from hipport.rules.branches import Branches, branches
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.tokens import Directive, directives
@@ -43,9 +44,6 @@ class Context:
     # Byte offsets of the kernel names of launches the semantic pass confirmed as AST nodes;
     # None without a semantic pass (then every token-level launch counts).
     confirmed_launches: frozenset[int] | None = None
-    # The uses the rules before this one returned (the engine appends each rule's
-    # RuleResult.uses after it ran); rules read it, never write it.
-    earlier_uses: list[Use] = field(default_factory=list)
     # Token texts the rules look up in `code` (their vocabularies), indexed up front.
     vocabulary: frozenset[str] = frozenset()
     _resolutions: dict[str, Resolution] = field(default_factory=dict, repr=False)
@@ -71,6 +69,19 @@ class Context:
     def code(self) -> CodeIndex:
         """The code-token index every hazard reads: built once per file, on first use."""
         return CodeIndex(self, self.vocabulary)
+
+    @cached_property
+    def api_uses(self) -> list[ApiUse]:
+        """The file's CUDA API uses with their resolutions (rules.api_uses): the engine
+        makes them before the rules run; rename, includes and HIP111 read them."""
+        return api_uses(self)
+
+    @cached_property
+    def include_lines(self) -> frozenset[int]:
+        """The token indices inside an #include line."""
+        return frozenset(
+            i for d in self.directives if d.name == "include" for i in range(d.hash, d.end)
+        )
 
     @cached_property
     def branches(self) -> Branches:
@@ -147,6 +158,20 @@ class Context:
         return Edit(start, end, data, rule, self.source[start:end])
 
 
+@dataclass(frozen=True)
+class Triggers:
+    """What a rule reacts to: identifiers (`names`) or bytes of the source (`texts`, such
+    as b"<<<"). The engine runs the rule only on a file that has one of them."""
+
+    names: frozenset[str] = frozenset()
+    texts: tuple[bytes, ...] = ()
+
+    def fire(self, ctx: Context) -> bool:
+        return not ctx.identifiers.isdisjoint(self.names) or any(
+            text in ctx.source for text in self.texts
+        )
+
+
 @dataclass
 class RuleResult:
     """What one rule made of one file: edits to apply, findings, and the CUDA API uses it saw."""
@@ -158,7 +183,12 @@ class RuleResult:
 
 class Rule(Protocol):
     """A rewrite or a check. `name` is for edit attribution and debugging; `codes` are the
-    catalogue codes its findings may carry (checked by tests/test_catalogue.py)."""
+    catalogue codes its findings may carry (checked by tests/test_catalogue.py).
+
+    Optional: `triggers` (Triggers: the engine runs the rule only on a file that has one
+    of them; without it, on every file), `priority` (an int, rewrites only: where edits of
+    two rules overlap, the lower priority's edit is applied and the other dropped),
+    `vocabulary` (token texts the rule looks up in Context.code, indexed up front)."""
 
     name: str
     codes: tuple[str, ...]

@@ -87,6 +87,7 @@ def _parse_one(ctx: Context, d: Directive, scope: tuple[int, ...]) -> Include | 
 
 class IncludesRule:
     name = "includes"
+    priority = 30
 
     codes = (UNMAPPED_INCLUDE.code,)
 
@@ -283,7 +284,7 @@ def _uses_device_code(ctx: Context) -> bool:
 
 def _cuda_only(ctx: Context) -> bool:
     """The file uses a name that is CUDA's and not HIP's (so it is not already HIP)."""
-    return any(u.new_name != u.api for u in ctx.earlier_uses)
+    return any(u.use.new_name != u.name for u in ctx.api_uses if u.use is not None)
 
 
 def _uses_runtime_api(ctx: Context) -> bool:
@@ -291,7 +292,7 @@ def _uses_runtime_api(ctx: Context) -> bool:
         u.family in ("runtime", "driver")
         or u.family == "device"
         and u.api.startswith(("__", "atomic"))
-        for u in ctx.earlier_uses
+        for u in (a.use for a in ctx.api_uses if a.use is not None)
     )
 
 

@@ -16,7 +16,7 @@ from hipport.catalogue import NEEDS_HUMAN
 from hipport.edits import Edit
 from hipport.findings import Finding
 from hipport.lexer import COMMENT, IDENTIFIER, PUNCTUATION, Tokens
-from hipport.rules.context import Context, RuleResult
+from hipport.rules.context import Context, RuleResult, Triggers
 from hipport.rules.tokens import (
     close_of,
     is_launch_close,
@@ -30,12 +30,14 @@ from hipport.rules.tokens import (
 
 class LaunchRule:
     name = "launch"
+    priority = 40
+    triggers = Triggers(texts=(b"<<<",))  # a launch's `<<` `<` touch: the source spells <<<
 
     codes = (NEEDS_HUMAN.code,)
 
     def run(self, ctx: Context) -> RuleResult:
-        if ctx.target.launch_syntax != "hip" or b"<<<" not in ctx.source:
-            return RuleResult()  # a launch's `<<` `<` touch: the source spells <<<
+        if ctx.target.launch_syntax != "hip":
+            return RuleResult()
         edits: list[Edit] = []
         findings: list[Finding] = []
         tokens = ctx.tokens

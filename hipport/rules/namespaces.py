@@ -28,6 +28,7 @@ UNSUPPORTED = "unsupported"
 
 class NamespacesRule:
     name = "namespaces"
+    priority = 20
     codes = (CUDA_NAMESPACE.code,)
 
     @cached_property

@@ -22,6 +22,7 @@ _HALF_WORDS = frozenset({"__half", "__half2", "half", "half2"})
 
 class OverloadRule:
     name = "overloads"
+    priority = 17  # after the warp masks, before the namespaces
     codes = (MISSING_OVERLOAD.code,)
 
     def run(self, ctx: Context) -> RuleResult:

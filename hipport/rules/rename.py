@@ -9,7 +9,6 @@ as they are and become findings (unsupported, needs newer ROCm, experimental, re
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from itertools import compress
 from typing import NamedTuple
 from weakref import WeakKeyDictionary
@@ -28,15 +27,15 @@ from hipport.catalogue import (
 )
 from hipport.edits import Edit
 from hipport.findings import Use
-from hipport.lexer import IDENTIFIER, LITERAL
+from hipport.lexer import LITERAL
+from hipport.rules.api_uses import ApiUse
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.names import INCLUDE_GUARDS, PRESERVE
 from hipport.rules.tokens import (
     is_member_or_qualified,
 )
 from hipport.tables import Resolution, Status, Tables
-from hipport.tables.arguments import argument_tables
-from hipport.target import Target, Version
+from hipport.target import Target
 
 _BY_STATUS = {
     Status.UNSUPPORTED: UNSUPPORTED.code,
@@ -50,6 +49,7 @@ _WORD = re.compile(rb"(?<![\w\\])[A-Za-z_]\w*")
 
 class RenameRule:
     name = "rename"
+    priority = 10
     codes = (
         UNSUPPORTED.code,
         NEEDS_NEWER_ROCM.code,
@@ -68,23 +68,28 @@ class RenameRule:
         edits, findings, uses = out.edits, out.findings, out.uses
         user = ctx.options.user_renames
         strings = ctx.target.translate_strings
-        wanted = _wanted(ctx)
-        if not wanted and not strings:
+        uses_at = {u.index: u for u in ctx.api_uses}
+        others = _others(ctx)
+        if not uses_at and not others and not strings:
             return out
-        overloads = argument_tables(ctx.tables.directory).overloads
-        include_ranges = [(d.hash, d.end) for d in ctx.directives if d.name == "include"]
-        in_include = _index_set(include_ranges) if include_ranges else frozenset()
+        in_include = ctx.include_lines
         toks = ctx.tokens
         texts, kinds, starts, ends = toks.texts, toks.kinds, toks.starts, toks.ends
         directive_at = ctx.directive_at
         plans = _PLANS.setdefault(ctx.tables, {}).setdefault(ctx.target, {})
-        for i in _positions(ctx, wanted, strings):
+        for i in _positions(ctx, uses_at, others, strings):
             kind = kinds[i]
             if kind == LITERAL:
                 if '"' in texts[i] and i not in in_include:
                     edits.extend(self._in_string(ctx, starts[i], ends[i]))
                 continue
-            if kind != IDENTIFIER:
+            use = uses_at.get(i)
+            if use is not None:
+                key = use.name if use.hip is None else (use.name, use.hip)
+                plan = plans.get(key)
+                if plan is None:
+                    plan = plans[key] = _make_plan(ctx, use.name, use.resolution)
+                self._one(ctx, use, plan, out)
                 continue
             name = texts[i]
             if name in user:
@@ -94,23 +99,6 @@ class RenameRule:
             guard = INCLUDE_GUARDS.get(name)
             if guard is not None:
                 edits.append(ctx.edit(starts[i], ends[i], guard, self.name))
-                continue
-            # a table name: _wanted left out the preserved, the user's own and the disabled
-            if i in in_include or is_member_or_qualified(toks, i, directive_at):
-                continue
-            plan = None
-            if name in overloads:
-                hip = overloads[name].get(_call_arity(ctx, i))
-                res = _overload(ctx, name, hip)
-                if res is not None and hip is not None:
-                    plan = plans.get((name, hip))
-                    if plan is None:
-                        plan = plans[name, hip] = _make_plan(ctx, name, res)
-            if plan is None:
-                plan = plans.get(name)
-                if plan is None:
-                    plan = plans[name] = _make_plan(ctx, name, ctx.resolve(name))
-            self._one(ctx, i, plan, out)
         if not edits and findings and _already_hip(ctx, uses):
             # HIP code using a name CUDA deprecated but HIP keeps (__shfl_xor): not news.
             findings[:] = [
@@ -118,21 +106,11 @@ class RenameRule:
             ]
         return out
 
-    def _one(self, ctx: Context, i: int, plan: _Plan, out: RuleResult) -> None:
-        """Token i, an occurrence of a table name, as its plan says."""
-        toks = ctx.tokens
-        start, end = toks.starts[i], toks.ends[i]
-        if plan.use:
-            out.uses.append(
-                Use(
-                    toks.texts[i],
-                    plan.family,
-                    plan.status,
-                    ctx.token_location(i),
-                    plan.use_new_name,
-                    plan.min_rocm,
-                )
-            )
+    def _one(self, ctx: Context, use: ApiUse, plan: _Plan, out: RuleResult) -> None:
+        """One API use, as its name's plan says."""
+        start, end = use.start, use.end
+        if use.use is not None:
+            out.uses.append(use.use)
         if plan.new is not None:
             out.edits.append(Edit(start, end, plan.new, self.name, ctx.source[start:end]))
         for code, message, fields in plan.findings:
@@ -165,15 +143,9 @@ class RenameRule:
 
 
 class _Plan(NamedTuple):
-    """What every occurrence of one resolved name gives: a Use (with the resolution's
-    family, status and min_rocm, and its new name) if `use`, an edit to `new` (None: none)
-    and findings (code, message, fields), in that order."""
+    """What every use of one resolved name gives besides its Use record: an edit to `new`
+    (None: none) and findings (code, message, fields), in that order."""
 
-    family: str | None
-    status: Status
-    min_rocm: Version | None
-    use: bool
-    use_new_name: str | None
     new: bytes | None
     findings: tuple[tuple[str, str, dict[str, object]], ...]
 
@@ -202,7 +174,7 @@ def _make_plan(ctx: Context, name: str, res: Resolution) -> _Plan:
             found.append((code, res.reason(), fields))
             if res.alternatives:
                 found.append(_hipext(name, res, fields))
-        return _Plan(res.family, res.status, res.min_rocm, True, None, None, tuple(found))
+        return _Plan(None, tuple(found))
     for code, version, what in (
         (DEPRECATED_CUDA.code, res.deprecated_cuda, "deprecated in CUDA"),
         (REMOVED_CUDA.code, res.removed_cuda, "removed from CUDA"),
@@ -225,8 +197,7 @@ def _make_plan(ctx: Context, name: str, res: Resolution) -> _Plan:
     if res.alternatives and ctx.target.amd_ext:
         found.append(_hipext(name, res, fields))
     new = (res.new_name or name).encode("utf-8", "surrogateescape") if res.renames else None
-    use = not _plain_c_name(res)
-    return _Plan(res.family, res.status, res.min_rocm, use, res.new_name, new, tuple(found))
+    return _Plan(new, tuple(found))
 
 
 def _hipext(
@@ -237,53 +208,26 @@ def _hipext(
     return HIPEXT.code, message, {**fields, "hint": ext.signature}
 
 
-def _wanted(ctx: Context) -> set[str]:
-    """The file's identifiers this rule may edit or report: the user's renames, the include
-    guards, and the table names that are not preserved, the user's own or disabled (set
-    operations over the file's distinct identifiers, no walk of the tokens)."""
+def _others(ctx: Context) -> set[str]:
+    """The file's identifiers renamed besides the API uses: the user's renames and the
+    include guards."""
     ids = ctx.identifiers
-    # `a - b` iterates the smaller side (the project's sets can be large)
-    wanted = (ctx.tables.by_cuda.keys() & ids) - PRESERVE - ctx.user_declared
-    wanted -= ctx.options.disabled_mappings
     user = ctx.options.user_renames
-    if user:
-        wanted |= ids.intersection(user)
-    wanted |= ids.intersection(INCLUDE_GUARDS)
-    return wanted
+    others = ids.intersection(user) if user else set()
+    others |= ids.intersection(INCLUDE_GUARDS)
+    return others
 
 
-def _positions(ctx: Context, wanted: set[str], strings: bool) -> list[int]:
-    """Ascending indices of the identifiers spelled as a wanted name and, with `strings`,
-    of the literals (found at C speed over the token columns)."""
-    at = ctx.where(wanted) if wanted else []
+def _positions(
+    ctx: Context, uses_at: dict[int, ApiUse], others: set[str], strings: bool
+) -> list[int]:
+    """Ascending indices of the API uses, of the identifiers spelled as `others` and, with
+    `strings`, of the literals (found at C speed over the token columns)."""
+    at = [*uses_at, *ctx.where(others)] if others else list(uses_at)
     if strings:
         kinds = ctx.tokens.kinds
-        literals = compress(range(len(kinds)), map(LITERAL.__eq__, kinds))
-        at = sorted([*at, *literals])
-    return at
-
-
-def _overload(ctx: Context, name: str, hip: str | None) -> Resolution | None:
-    """The resolution of a call whose HIP function depends on its argument count
-    (arguments.tsv, overload-by-arg-count): that of the CUDA row mapping to `hip` (so its
-    ROCm version gates it), under the call's own name. None: the plain mapping holds."""
-    if hip is None or hip == ctx.resolve(name).new_name:
-        return None
-    row = next((r for r in ctx.tables.by_hip.get(hip, ()) if r.hip == hip), None)
-    if row is None:
-        return None
-    return replace(ctx.resolve(row.cuda), name=name)
-
-
-def _call_arity(ctx: Context, i: int) -> int | None:
-    """The number of arguments of the call whose name is token i (None: not a call)."""
-    code = ctx.tokens.code()
-    lparen = code.from_all(i) + 1
-    if not code.punct(lparen, "("):
-        return None
-    rparen = code.match(lparen)
-    args = code.arguments(lparen, rparen, templates=True) if rparen is not None else None
-    return None if args is None else len(args)
+        at += compress(range(len(kinds)), map(LITERAL.__eq__, kinds))
+    return sorted(at) if others or strings else at
 
 
 def _already_hip(ctx: Context, uses: list[Use]) -> bool:
@@ -292,20 +236,6 @@ def _already_hip(ctx: Context, uses: list[Use]) -> bool:
     return any(
         d.name == "include" and b"hip" in src[d.line_start : d.line_end] for d in ctx.directives
     ) and not any(u.new_name != u.api for u in uses)
-
-
-def _plain_c_name(res: Resolution) -> bool:
-    """A device-library name that is also plain C/C++ (log, sqrtf, min, abs): CUDA provides
-    it, but seeing it says nothing about the file being CUDA, so it is not a Use."""
-    return (
-        res.family == "device"
-        and res.new_name == res.name
-        and not res.name.startswith(("__", "atomic"))
-    )
-
-
-def _index_set(ranges: list[tuple[int, int]]) -> frozenset[int]:
-    return frozenset(i for a, b in ranges for i in range(a, b))
 
 
 RULE = RenameRule()

@@ -24,6 +24,8 @@ ELABORATED = ("enum", "struct", "class", "union")
 
 class TypesRule:
     name = "types"
+    # its edits win over the rename of the same token (`enum cudaDataType_t`)
+    priority = 0
     codes: tuple[str, ...] = ()
 
     def run(self, ctx: Context) -> RuleResult:

@@ -35,6 +35,7 @@ _UNKNOWN = Resolution("", Status.UNKNOWN)
 
 class UnknownRule:
     name = "unknown"
+    priority = 60
 
     codes = (UNKNOWN.code,)
 

@@ -29,6 +29,7 @@ from hipport.tables import Status
 
 class WarpMaskRule:
     name = "warp-masks"
+    priority = 15  # after the rename, before the namespaces
     codes = (WARP_MASK_WIDENED.code, WARP_MASK_NARROW.code)
 
     def run(self, ctx: Context) -> RuleResult:

@@ -19,7 +19,9 @@ Add a hazard = add one module + one catalogue entry:
      is the set of token texts the check looks up with v.indices() (the presence of the
      non-identifier ones is learnt in one pass for all the rules when a check needs it).
      Return before any file-wide work when the file has none of the check's names
-     (v.ctx.identifiers, v.mentions) and ask v.is_dead last: rules.branches is costly.
+     (v.ctx.identifiers, v.mentions) and ask v.is_dead last: rules.branches is costly;
+     where the check needs one of a few identifiers, say so with
+     `triggers=Triggers(names=...)`: the engine then skips it on the other files.
   3. tests/cases/rules/<CODE>/ (the code's one test home): firing and silent .cu cases
      with .expected lists (tests/test_rule_cases.py).
 Helpers a second rule needs go to rules/tokens.py or rules/code_index.py, never imported
@@ -34,7 +36,7 @@ from dataclasses import dataclass
 
 from hipport.findings import Finding, RuleInfo
 from hipport.rules.code_index import CodeIndex
-from hipport.rules.context import Context, RuleResult
+from hipport.rules.context import Context, RuleResult, Triggers
 
 Check = Callable[[CodeIndex], list[Finding]]
 
@@ -46,6 +48,7 @@ class HazardRule:
     info: RuleInfo
     check: Check
     vocabulary: frozenset[str] = frozenset()
+    triggers: Triggers | None = None  # what the check reacts to (None: every file)
 
     @property
     def name(self) -> str:

@@ -8,36 +8,27 @@ from hipport.catalogue import DEVICE_RUNTIME_CALL as INFO
 from hipport.catalogue import Severity
 from hipport.findings import Finding
 from hipport.rules.code_index import CodeIndex
+from hipport.rules.context import Triggers
 from hipport.rules.hazards import HazardRule
 
 
 def check(v: CodeIndex) -> list[Finding]:
     ctx = v.ctx
-    # the runtime calls the rename rule saw (its uses), not another pass over the tokens
-    calls = [u for u in ctx.earlier_uses if u.family == "runtime"]
+    # the runtime calls among the file's API uses (resolved once, before the rules)
+    calls = [u for u in ctx.api_uses if u.use is not None and u.resolution.family == "runtime"]
     # only a __global__ or __device__ function's body can hold a finding
     if not calls or ctx.identifiers.isdisjoint(_DEVICE_WORDS) or not v.bodies:
         return []
     starts = [v.tokens.start(b.open) for b in v.bodies]
     out: list[Finding] = []
-    # a use's location is its token's (lines as clang counts them: a lone \r breaks one too),
-    # so its offset comes from the token, not from line_starts (which counts \n only)
-    names = {u.api for u in calls}
-    starts_of = ctx.tokens.starts
-    offset_of = {}
-    for i in map(v.tokens.to_all, v.indices(names)):
-        where = ctx.token_location(i)
-        offset_of[where.line, where.column] = starts_of[i]
-    for use in calls:
-        start = offset_of.get((use.location.line, use.location.column))
-        if start is None:
-            continue
+    for call in calls:
+        start = call.start
         i = bisect_right(starts, start) - 1
         if i < 0:
             continue
         body = v.bodies[i]
         kind = v.device_kind(body)
-        end = start + len(use.api)
+        end = call.end
         if start >= v.tokens.start(body.close) or kind is None or not _is_call(ctx.source, end):
             continue
         if ctx.branches.is_dead(start):
@@ -46,9 +37,9 @@ def check(v: CodeIndex) -> list[Finding]:
             INFO.code,
             start,
             end,
-            f"{use.api}() called in {v.describe_function(body)}: HIP has no device runtime "
+            f"{call.name}() called in {v.describe_function(body)}: HIP has no device runtime "
             "(every hip* runtime function is host-only); do this on the host",
-            api=use.api,
+            api=call.name,
             hint=INFO.fix,
         )
         if kind != "device":
@@ -66,4 +57,4 @@ def _is_call(source: bytes, end: int) -> bool:
     return source[end : end + 64].lstrip()[:1] == b"("
 
 
-RULE = HazardRule(INFO, check, frozenset({"{"}))
+RULE = HazardRule(INFO, check, frozenset({"{"}), Triggers(names=_DEVICE_WORDS))

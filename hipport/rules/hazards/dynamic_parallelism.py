@@ -7,6 +7,7 @@ from hipport.catalogue import Severity
 from hipport.findings import Finding
 from hipport.lexer import PUNCTUATION
 from hipport.rules.code_index import CodeIndex
+from hipport.rules.context import Triggers
 from hipport.rules.hazards import HazardRule
 from hipport.rules.tokens import is_launch_open
 
@@ -14,7 +15,7 @@ from hipport.rules.tokens import is_launch_open
 def check(v: CodeIndex) -> list[Finding]:
     out: list[Finding] = []
     # a launch can only be found in a __global__ or __device__ function's body
-    if v.ctx.identifiers.isdisjoint(("__global__", "__device__")):
+    if v.ctx.identifiers.isdisjoint(_DEVICE_WORDS):
         return out
     for k in v.indices(("<<",), (PUNCTUATION,)):
         if k == 0 or not is_launch_open(v.tokens, k):
@@ -40,4 +41,5 @@ def check(v: CodeIndex) -> list[Finding]:
     return out
 
 
-RULE = HazardRule(INFO, check, frozenset({"<<", "{"}))
+_DEVICE_WORDS = frozenset({"__global__", "__device__"})
+RULE = HazardRule(INFO, check, frozenset({"<<", "{"}), Triggers(names=_DEVICE_WORDS))
