@@ -17,7 +17,7 @@ import errno
 import os
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 DEFAULT_MAX_FILE_SIZE = 16 * 1024 * 1024  # larger files are skipped with a message
@@ -74,7 +74,15 @@ def temp_prefix(name: str) -> str:
     return f".{name}.{os.getpid()}."
 
 
+_TEMP_NAME_ROOM = 128  # bytes of NAME kept in a temp name: the whole stays under NAME_MAX
+
+
 def _temp_name(name: str) -> str:
+    """`.NAME.PID.RANDOM.hipport-tmp`, NAME cut short (a name near NAME_MAX, 255 bytes,
+    would otherwise make a temp name the file system refuses)."""
+    raw = os.fsencode(name)
+    if len(raw) > _TEMP_NAME_ROOM:
+        name = os.fsdecode(raw[:_TEMP_NAME_ROOM].replace(b".", b"_"))
     return f"{temp_prefix(name)}{os.urandom(4).hex()}{TEMP_SUFFIX}"
 
 
@@ -152,18 +160,107 @@ def _target_mode(path: Path, mode: int | None) -> int:
 SETID_BITS = stat.S_ISUID | stat.S_ISGID
 
 
-def atomic_write(path: Path, data: bytes, mode: int | None = None, durable: bool = True) -> None:
+class WouldOverwriteInput(OSError):
+    """An output (a report, statistics, a baseline, an output tree) would replace a file
+    the run reads as an input: refused, whatever the path says (compared by device and
+    inode, so a bind mount, a hard link or a symlink of the input is seen too)."""
+
+
+class ChangedDuringRun(OSError):
+    """The file is no longer what the run read (edited, replaced): left as it is."""
+
+
+_INPUT_PATHS: list[Path] = []  # the input files of this process's (latest) run
+# their (st_dev, st_ino), and their directories', made when first needed
+_INPUTS: tuple[set[tuple[int, int]], set[tuple[int, int]]] | None = None
+
+
+def note_inputs(paths: Iterable[Path]) -> None:
+    """Remember the run's input files, so that no later write replaces one by accident
+    (atomic_write refuses unless told the write is the in-place rewrite of that input).
+    The files are looked at only when a write would replace an existing file."""
+    global _INPUTS
+    _INPUT_PATHS[:] = paths
+    _INPUTS = None
+
+
+def _inputs() -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+    global _INPUTS
+    if _INPUTS is None:
+        files: set[tuple[int, int]] = set()
+        dirs: set[tuple[int, int]] = set()
+        parents: set[str] = set()
+        for p in _INPUT_PATHS:
+            with contextlib.suppress(OSError):
+                i = os.stat(p)
+                files.add((i.st_dev, i.st_ino))
+            parent = os.path.dirname(os.path.abspath(p))
+            if parent not in parents:
+                parents.add(parent)
+                with contextlib.suppress(OSError):
+                    i = os.stat(parent)
+                    dirs.add((i.st_dev, i.st_ino))
+        _INPUTS = (files, dirs)
+    return _INPUTS
+
+
+def _is_input(st: os.stat_result) -> bool:
+    return bool(_INPUT_PATHS) and (st.st_dev, st.st_ino) in _inputs()[0]
+
+
+def is_input_directory(directory: Path) -> bool:
+    """`directory` holds input files of the run (by device and inode: whatever name, bind
+    mount or link it is reached by)."""
+    if not _INPUT_PATHS:
+        return False
+    try:
+        st = os.stat(directory)
+    except OSError:
+        return False
+    return (st.st_dev, st.st_ino) in _inputs()[1]
+
+
+def refuse_input(path: Path) -> None:
+    """Raise WouldOverwriteInput when `path` is one of the run's input files, whatever name
+    it is reached by (compared by device and inode)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    if _is_input(st):
+        raise WouldOverwriteInput(
+            errno.EEXIST, "refusing to overwrite an input of this run", os.fspath(path)
+        )
+
+
+def atomic_write(
+    path: Path,
+    data: bytes,
+    mode: int | None = None,
+    durable: bool = True,
+    *,
+    over_input: bool = False,
+    expect: Callable[[], None] | None = None,
+    exclusive: bool = False,
+) -> None:
     """Write `data` to `path` so that readers see either the old file or the new one, never a
     part: a temporary file in the same directory, fsync, rename over, fsync the directory.
-    Keeps the old file's permission bits (or uses `mode`) and, as far as the OS allows, its
-    owner and group; a setuid/setgid bit is kept only on a file whose owner was kept, so a
-    rewrite never hands one to another user. `durable=False` skips both fsyncs: for the
-    cache, where a file torn by a power loss is only a miss."""
+    Keeps the old file's permission bits (or uses `mode`), its extended attributes and ACLs
+    and, as far as the OS allows, its owner and group; a setuid/setgid bit is kept only on a
+    file whose owner was kept, so a rewrite never hands one to another user. `durable=False`
+    skips both fsyncs: for the cache, where a file torn by a power loss is only a miss.
+
+    A path that is an input of the run is refused unless `over_input` (the in-place
+    rewrite of that input). `expect` runs immediately before the rename and raises to
+    call the write off (the in-place writes check there that the source is still what the
+    run read). `exclusive`: never replace an existing `path` (FileExistsError)."""
     path = Path(path)
     try:
         old: os.stat_result | None = os.stat(path)
     except FileNotFoundError:
         old = None
+    if old is not None and not over_input:
+        refuse_input(path)
     mode = _target_mode(path, mode)
     fd, tmp = _create_temp(path.parent, path.name)
     try:
@@ -173,15 +270,68 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None, durable: bool
             if not _keep_owner(fh.fileno(), old):
                 mode &= ~SETID_BITS
             os.fchmod(fh.fileno(), mode)
+            if old is not None:
+                _copy_xattrs(path, fh.fileno())
             if durable:
                 os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
+        if expect is not None:
+            expect()
+        if exclusive:
+            os.link(tmp, path, follow_symlinks=False)  # fails when the name exists
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, path)
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if type(exc) is OSError and exc.filename is None:  # say which file (disk full)
+            raise OSError(exc.errno, exc.strerror or str(exc), os.fspath(path)) from exc
         raise
     if durable:
         _fsync_dir(path.parent)
+
+
+def _copy_xattrs(path: Path, fd: int) -> None:
+    """Give the new file the old one's extended attributes; ACLs are two of them
+    (system.posix_acl_access, system.posix_acl_default), set after the mode, which they
+    carry too. An attribute the OS will not set for us (security.*, as a user) is left."""
+    try:
+        names = os.listxattr(path)
+    except OSError:  # no xattr support on this file system
+        return
+    for name in names:
+        with contextlib.suppress(OSError):
+            os.setxattr(fd, name, os.getxattr(path, name))
+
+
+def file_identity(path: Path) -> tuple[int, int, int, int]:
+    """(device, inode, size, mtime in ns) of what `path` names now (not following a link)."""
+    st = os.lstat(path)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def read_with_identity(path: Path) -> tuple[bytes, tuple[int, int, int, int]]:
+    """A regular file's bytes and its identity (file_identity) as of that read."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        data = fh.read()
+    return data, (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def unchanged_since(path: Path, data: bytes, identity: tuple[int, int, int, int], rel: str) -> None:
+    """Raise ChangedDuringRun unless `path` is still the file read as `data` with
+    `identity`: the same inode, size and mtime, and the same bytes (an edit within the
+    clock's resolution keeps size and mtime)."""
+    try:
+        now = file_identity(path)
+        same = now == identity and read_regular(path) == data
+    except OSError:
+        same = False
+    if not same:
+        raise ChangedDuringRun(errno.EAGAIN, f"{rel} changed on disk during the run; left as it is")
 
 
 def _keep_owner(fd: int, old: os.stat_result | None) -> bool:
@@ -214,6 +364,7 @@ def copy_atomic(source: Path, target: Path) -> None:
         st = os.fstat(src.fileno())
         if not stat.S_ISREG(st.st_mode):
             raise OSError(f"{source}: not a regular file")
+        refuse_input(target)
         fd, tmp = _create_temp(target.parent, target.name)
         try:
             with os.fdopen(fd, "wb") as out:

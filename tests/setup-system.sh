@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # System packages the tests need: Debian's HIP toolchain (syntax-only compiles of translated
-# code; clang-15 also compiles against the HIP 6.3 headers in ../shared/hip-6.3) and Chromium
-# (renders the HTML report). Installs only what is missing; needs root.
+# code; clang-15 also compiles against the HIP 6.3 headers in ../shared/hip-6.3), Chromium
+# (renders the HTML report) and acl (setfacl/getfacl: rewrites keep ACLs). Installs only
+# what is missing; needs root.
 set -euo pipefail
 pkgs=(hipcc libamdhip64-dev rocm-device-libs libhipsparse-dev libhiprand-dev librocprim-dev
       librocrand-dev librocsparse-dev clang-15
-      chromium git)
+      chromium git acl)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

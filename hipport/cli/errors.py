@@ -43,6 +43,10 @@ def guarded(run: Callable[[], Any]) -> Any:
     except Exception as exc:  # the CLI's last line of defence
         if _is_input_error(exc):  # the user's input (configuration, baseline), not a bug
             return _fail(f"error: {exc}", EXIT_ERROR)
+        if isinstance(exc, OSError) and exc.filename is not None:
+            # a file the user named that cannot be read or written (disk full, refused)
+            name = os.fsdecode(exc.filename)
+            return _fail(f"error: {name}: {exc.strerror or exc}", EXIT_ERROR)
         if os.environ.get("HIPPORT_DEBUG"):
             raise
         return _fail(

@@ -417,19 +417,39 @@ def _check_outdir(outdir: Path, paths: tuple[Path, ...]) -> None:
                 f"cannot write the output tree to {outdir}: {parent} is a file, not a directory"
             )
     real_out = os.path.realpath(outdir)
+    out_ids = _identities(Path(real_out))
     for p in paths:
         real = os.path.realpath(p)
-        if _within(real_out, real) and os.path.isdir(real):
+        p_ids = _identities(Path(real))
+        # by device and inode too: a bind mount of the input has another real path
+        if (_within(real_out, real) or (p_ids[:1] and p_ids[0] in out_ids)) and os.path.isdir(real):
             raise click.UsageError(
                 f"refusing to write the output tree to {outdir}: it is inside the input "
                 f"{p}; choose a directory outside it"
             )
-        if _within(real, real_out) or _within(os.path.abspath(p), real_out):
+        if (
+            _within(real, real_out)
+            or _within(os.path.abspath(p), real_out)
+            or (os.path.isdir(real_out) and out_ids[0] in p_ids)
+        ):
             raise click.UsageError(
                 f"refusing to write the output tree to {outdir}: it holds the input {p}, "
                 "which would be overwritten; use --in-place to rewrite it, or another "
                 "directory"
             )
+
+
+def _identities(path: Path) -> list[tuple[int, int]]:
+    """(device, inode) of `path`'s nearest existing folder (or itself), then of each of
+    its ancestors: the same folder reached through a bind mount has the same pair."""
+    out = []
+    for p in (path, *path.parents):
+        try:
+            st = os.stat(p)
+        except OSError:
+            continue
+        out.append((st.st_dev, st.st_ino))
+    return out
 
 
 def _within(path: str, directory: str) -> bool:

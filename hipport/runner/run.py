@@ -12,7 +12,7 @@ import hipport.runner.cached as cached
 import hipport.runner.pool as pool
 from hipport.config import Config
 from hipport.findings import SKIPPED_PREFIX
-from hipport.fsio import DEFAULT_MAX_FILE_SIZE
+from hipport.fsio import DEFAULT_MAX_FILE_SIZE, note_inputs
 from hipport.options import EngineOptions
 from hipport.policy import apply_project_filters
 from hipport.preprocess import ProjectHeaders
@@ -134,6 +134,7 @@ def run_paths(
         discovery.skipped.extend(stale_temps_kept(discovery.stale_temps))
     found = apply_config_patterns(discovery.files, config, opts.with_other, opts.force_exclude)
     work = [f for f in found if f.kind != FileKind.OTHER]
+    note_inputs(f.path for f in found)  # no report or output may replace one of them
     renames = include_renames(work, opts.rename_suffix)
     compile_db = load_compile_commands(opts.compile_commands)
     headers = project_headers(

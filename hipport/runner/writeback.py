@@ -5,15 +5,25 @@ interrupted run leaves every file old or new, never half-written, and no temp fi
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import stat as statmod
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import replace
 from pathlib import Path
 
-from hipport.fsio import atomic_write, copy_atomic, keep_backup, read_regular
+from hipport.fsio import (
+    ChangedDuringRun,
+    atomic_write,
+    copy_atomic,
+    is_input_directory,
+    keep_backup,
+    read_regular,
+    read_with_identity,
+    unchanged_since,
+)
 from hipport.runner.outcome import FileOutcome, FileStatus, RunSummary
 
 
@@ -23,9 +33,11 @@ def write_outputs(
     """Write what the run produced. mode: "outdir" mirrors the tree under `outdir` (changed
     files translated, every other file copied as it is); "in-place" replaces changed files
     atomically, keeping their modes. Returns (relpath, error) for files that failed."""
-    errors: list[tuple[str, str]] = []
+    errors = _refuse_collisions(summary.files)
     mirror = _Mirror(outdir) if mode == "outdir" and outdir is not None else None
     for f in summary.files:
+        if f.status == FileStatus.FAILED and f.error and f.error.startswith(_COLLISION):
+            continue
         try:
             with _signals_held():
                 if mode == "outdir":
@@ -39,6 +51,47 @@ def write_outputs(
             errors.append((f.relpath, f"cannot write: {exc.strerror or exc}"))
             f.status, f.error = FileStatus.FAILED, f"cannot write: {exc.strerror or exc}"
     return errors
+
+
+_COLLISION = "two outputs to one path"
+
+
+def _refuse_collisions(files: list[FileOutcome]) -> list[tuple[str, str]]:
+    """Files whose outputs would land on one path (`k.cu` renamed to `k.hip` beside a
+    `k.hip`; names that differ only in case, which a case-insensitive file system makes
+    one) are neither written: each is failed, naming the others, before anything is
+    written. Outputs that would hold the same bytes are no collision: that is the state a
+    run killed between writing `a.hip` and removing `a.cu` leaves, which this run finishes."""
+    groups: dict[str, list[FileOutcome]] = {}
+    for f in files:
+        groups.setdefault((f.out_relpath or f.relpath).casefold(), []).append(f)
+    errors: list[tuple[str, str]] = []
+    for group in groups.values():
+        if len(group) < 2 or all((f.out_relpath or f.relpath) == f.relpath for f in group):
+            continue  # distinct names on the input file system stay distinct
+        if _same_outputs(group):
+            continue
+        names = " and ".join(f.relpath for f in group)
+        targets = " / ".join(sorted({f.out_relpath or f.relpath for f in group}))
+        for f in group:
+            message = f"{_COLLISION}: {names} would both become {targets}; neither written"
+            f.status, f.error = FileStatus.FAILED, message
+            errors.append((f.relpath, message))
+    return errors
+
+
+def _same_outputs(group: list[FileOutcome]) -> bool:
+    """Every file of the group would write the same bytes to the same path."""
+    if len({f.out_relpath or f.relpath for f in group}) != 1:
+        return False
+    outputs = set()
+    for f in group:
+        try:
+            data = f.output_bytes() if f.status == FileStatus.CHANGED else None
+            outputs.add(data if data is not None else read_regular(f.path))
+        except OSError:
+            return False
+    return len(outputs) == 1
 
 
 @contextmanager
@@ -98,6 +151,8 @@ class _Mirror:
                 raise OSError(
                     f"refusing to write through a symlink out of the output directory: {rel}"
                 )
+            if is_input_directory(self.outdir / parent):  # a bind mount of an input folder
+                raise OSError(f"refusing to write into an input directory: {rel}")
             self.ready.add(parent)
         return Path(os.path.join(self.outdir_str, rel))
 
@@ -193,20 +248,62 @@ def _write_in_place(f: FileOutcome, backup: bool) -> None:
     if f.out_relpath and f.out_relpath != f.relpath:
         _rename_in_place(f, f.result.output, backup)
         return
-    current = read_regular(f.path)
-    if current != f.result.source:
-        raise OSError(f"{f.relpath} changed on disk during the run; left as it is")
+    current, identity = _read_as_run(f, f.result.source)
     if backup:
         keep_backup(f.path)  # the original itself, under a name no backup holds yet
-    atomic_write(f.path, f.result.output)
+    atomic_write(
+        f.path,
+        f.result.output,
+        over_input=True,
+        expect=lambda: unchanged_since(f.path, current, identity, f.relpath),
+    )
+
+
+def _read_as_run(f: FileOutcome, source: bytes | None) -> tuple[bytes, tuple[int, int, int, int]]:
+    """The file's bytes and identity now, refused unless they are what the run translated.
+    A symlink (named on the command line) is left alone: replacing it would turn it into
+    a file, and writing through it would change a file that may lie outside the tree."""
+    if os.path.islink(f.path):
+        raise OSError(f"{f.relpath} is a symbolic link; left as it is (translate its target)")
+    current, identity = read_with_identity(f.path)
+    if source is not None and current != source:
+        raise ChangedDuringRun(
+            errno.EAGAIN, f"{f.relpath} changed on disk during the run; left as it is"
+        )
+    return current, identity
 
 
 def _rename_in_place(f: FileOutcome, data: bytes | None, backup: bool) -> None:
+    """a.cu -> a.hip: write the new name (never over an existing file), then remove the old
+    one, each step checking that a.cu is still what the run read. A run killed between the
+    two steps leaves a.hip holding exactly this translation: the next run sees its own work
+    and finishes the job (removes a.cu)."""
     new_path = f.path.with_name(f.out_relpath.rsplit("/", 1)[-1])  # type: ignore[union-attr]
-    if new_path.exists():
-        raise OSError(f"{new_path.name} exists; not overwriting it with {f.relpath}")
-    source = read_regular(f.path)
-    atomic_write(new_path, source if data is None else data, mode=_mode(f.path))
+    source, identity = _read_as_run(f, f.result.source if f.result is not None else None)
+    output = source if data is None else data
+    still = lambda: unchanged_since(f.path, source, identity, f.relpath)  # noqa: E731
+    if os.path.lexists(new_path):
+        if not _is_regular_holding(new_path, output):
+            raise OSError(f"{new_path.name} exists; not overwriting it with {f.relpath}")
+        written = False  # a killed run's a.hip: its own translation of this a.cu
+    else:
+        atomic_write(new_path, output, mode=_mode(f.path), expect=still, exclusive=True)
+        written = True
     if backup:
         keep_backup(f.path)  # FILE.orig, FILE.orig.1, ...: never over a backup
+    try:
+        still()
+    except ChangedDuringRun:
+        if written:
+            with suppress(OSError):
+                os.unlink(new_path)
+        raise
     os.unlink(f.path)
+
+
+def _is_regular_holding(path: Path, data: bytes) -> bool:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return statmod.S_ISREG(st.st_mode) and _holds(path, st, data)
