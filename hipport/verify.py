@@ -73,8 +73,11 @@ def compile_command(
     ]
     if version:
         cmd.append(f"--hip-version={version}")
-    cmd += [f"-I{d}" for d in include_dirs]
-    cmd += [*extra, str(path)]
+    # inputs by absolute path: a relative name such as `@args.cu` would be read as a
+    # response file (its lines become arguments: a `-fplugin=` from the tree). No `--`
+    # before the input: hipcc appends its link flags after it, which `--` makes inputs.
+    cmd += [f"-I{os.path.abspath(d)}" for d in include_dirs]
+    cmd += [*extra, os.path.abspath(path)]
     return cmd
 
 

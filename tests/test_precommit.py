@@ -213,6 +213,16 @@ def test_configured_exclude_applies_to_staged_files(project: Path, pre_commit_en
     assert "generated/init.cu" not in done.stdout
 
 
+def test_a_staged_file_named_like_an_option_is_a_path(project: Path, pre_commit_env) -> None:
+    """The hooks' entry ends in `--`: a staged `--exclude=*.cu` is a file to check, never
+    an option that would exclude every source and turn a failing hook into a passing one."""
+    stage(project, "src/init.cu", UNPORTED)
+    (project / "--exclude=*.cu").write_bytes(b"int not_cuda;\n")
+    git(project, "add", "--", "--exclude=*.cu")
+    done = pre_commit(project, pre_commit_env)
+    assert done.returncode == 1 and "src/init.cu:" in done.stdout, done.stdout + done.stderr
+
+
 AGREEMENT = {
     # case: (staged source, the hook's args (check and translate get the same), verdict)
     "unported": (UNPORTED, [], 1),
@@ -233,10 +243,11 @@ def test_hook_check_and_translate_give_one_verdict(
     source, args, expected = AGREEMENT[case]
     repo, rev = hook_repo
     git(tmp_path, "init", "-q")
-    hook_args = "".join(f"\n          - {a!r}" for a in args)
+    # options go in an overridden entry, before its `--` (args would land after it)
+    entry = " ".join(["hipport check --jobs 1 --force-exclude --allow-empty", *args, "--"])
     (tmp_path / ".pre-commit-config.yaml").write_text(
         f"repos:\n  - repo: {repo.as_posix()}\n    rev: {rev}\n    hooks:\n"
-        f"      - id: hipport-check\n        args:{hook_args or ' []'}\n"
+        f"      - id: hipport-check\n        entry: {entry}\n"
     )
     git(tmp_path, "add", ".pre-commit-config.yaml")
     stage(tmp_path, "src/init.cu", source)

@@ -16,7 +16,7 @@ import click
 
 from hipport.cli.gate import load_baseline, policy_options, selection
 from hipport.cli.output import output_options
-from hipport.cli.translate import common_options, run_options
+from hipport.cli.translate import common_options, dash_hint, run_options
 from hipport.policy import FAIL_LEVELS, exit_code
 from hipport.report import FORMATS
 
@@ -33,7 +33,9 @@ def _run(paths: tuple[Path, ...], config, values: dict[str, Any]):
     # lexists: a symlink loop or a dangling link named here is a finding, not "missing"
     missing = [str(p) for p in paths if not os.path.lexists(p)]
     if missing:
-        raise click.UsageError(f"no such file or directory: {', '.join(missing)}")
+        raise click.UsageError(
+            f"no such file or directory: {', '.join(missing)}{dash_hint(missing)}"
+        )
     opts = run_options(values, config)
     opts.progress = False
     # Only files named (as pre-commit passes them): read those and the cached project index.

@@ -59,10 +59,15 @@ def guarded(run: Callable[[], Any]) -> Any:
 def _is_input_error(exc: Exception) -> bool:
     from hipport.baseline import BaselineError
     from hipport.config import ConfigError
+    from hipport.fsio import WouldOverwriteInput
     from hipport.policy import PolicyError
     from hipport.project import EmptyRun
+    from hipport.runner.compile_db import CompileDbError
 
-    return isinstance(exc, ConfigError | BaselineError | EmptyRun | PolicyError)
+    return isinstance(
+        exc,
+        ConfigError | BaselineError | EmptyRun | PolicyError | CompileDbError | WouldOverwriteInput,
+    )
 
 
 def _fail(message: str, code: int) -> int:

@@ -41,6 +41,9 @@ def run_options(values: dict[str, Any], config) -> Any:
     if isinstance(suffixes, str):
         suffixes = [s.strip() for s in suffixes.split(",") if s.strip()]
     compile_commands = pick("compile-commands")
+    if compile_commands and not values.get("compile_commands"):
+        # the configuration's path is relative to its directory, as its baseline is
+        compile_commands = config.root / str(compile_commands)
     semantic = bool(pick("semantic", False) or pick("cuda-path") or compile_commands)
     return RunOptions(
         target=target_from(values, config.values),
@@ -74,6 +77,17 @@ def _macro_names(ctx: click.Context, param: click.Parameter, values: tuple[str, 
                 f"expected NAME{'[=VALUE]' if param.name == 'define' else ''}, not {value!r}"
             )
     return values
+
+
+def dash_hint(missing: list[str]) -> str:
+    """A missing path that looks like an option came after `--` (the pre-commit hooks end
+    their entry with it): say where options go instead."""
+    if not any(m.startswith("-") for m in missing):
+        return ""
+    return (
+        " (everything after `--` is a path; the pre-commit hooks end their entry with `--`:"
+        " set options in [tool.hipport] or in an overridden `entry:`)"
+    )
 
 
 def _time_limit(value: Any) -> float | None:
@@ -275,7 +289,9 @@ def translate(
         values["rename_suffix"] = {".cu": ".hip", **(values.get("rename_suffix") or {})}
     missing = [str(p) for p in paths if not os.path.lexists(p)]
     if missing:
-        raise click.UsageError(f"no such file or directory: {', '.join(missing)}")
+        raise click.UsageError(
+            f"no such file or directory: {', '.join(missing)}{dash_hint(missing)}"
+        )
     config = load_config_for(list(paths))
     try:
         opts = run_options(values, config)

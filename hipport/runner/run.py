@@ -136,7 +136,7 @@ def run_paths(
     work = [f for f in found if f.kind != FileKind.OTHER]
     note_inputs(f.path for f in found)  # no report or output may replace one of them
     renames = include_renames(work, opts.rename_suffix)
-    compile_db = load_compile_commands(opts.compile_commands)
+    compile_db = load_compile_commands(opts.compile_commands, config.root)
     headers = project_headers(
         work, discovery.base, opts.target, opts.defines, compile_db, opts.max_file_size
     )
