@@ -3,12 +3,15 @@
 Every cache file (the stat index, result entries, the project index) is
 one line of header and a JSON body:
 
-    hipport-cache <FORMAT> <kind> <blake2b of the body>\\n{...json...}
+    hipport-cache <FORMAT> <kind> <blake2b of the body, keyed>\\n{...json...}
 
 Loading it can only build plain values and the few hipport types listed in `_TYPES`
 (frozen records: a Version, a Finding, ...), by their constructors; nothing in a cache
 file can name a function to call, unlike a pickle, whose loading runs whatever the file
-says. A file whose header, checksum or shape is wrong is a miss (CacheMiss), never an
+says. The checksum is keyed with this account's secret (hipport.cache_key), so a file written
+without it (planted, or a cache directory restored from elsewhere) is a miss: a
+well-formed entry cannot be forged to turn a failing gate into a pass. A file whose
+header, checksum or shape is wrong is a miss (CacheMiss), never an
 error: a cache that someone else wrote, a torn write or an older format costs a
 re-translation, nothing more.
 
@@ -24,11 +27,12 @@ import base64
 import dataclasses
 import enum
 import hashlib
+import hmac
 import importlib
 import json
 from typing import Any
 
-FORMAT = 1
+FORMAT = 2  # 2: the checksum is keyed
 MAGIC = b"hipport-cache"
 
 # Every type a cache file may build: name -> (module, attribute). Nothing else is built.
@@ -61,8 +65,14 @@ def dumps(kind: str, payload: Any, raw: bool = False) -> bytes:
     """A cache file holding `payload` (`raw`: already plain JSON, as `encode` makes it)."""
     value = payload if raw else encode(payload)
     body = json.dumps(value, separators=(",", ":")).encode("ascii")
-    digest = hashlib.blake2b(body, digest_size=16).hexdigest()
+    digest = _checksum(body)
     return b"%s %d %s %s\n" % (MAGIC, FORMAT, kind.encode(), digest.encode()) + body
+
+
+def _checksum(body: bytes) -> str:
+    from hipport.cache_key import cache_key
+
+    return hashlib.blake2b(body, digest_size=16, key=cache_key()).hexdigest()
 
 
 def loads(kind: str, data: bytes, raw: bool = False) -> Any:
@@ -74,7 +84,7 @@ def loads(kind: str, data: bytes, raw: bool = False) -> Any:
         raise CacheMiss("not a hipport cache file")
     if parts[1] != str(FORMAT).encode() or parts[2] != kind.encode():
         raise CacheMiss("another format or kind")
-    if hashlib.blake2b(body, digest_size=16).hexdigest().encode() != parts[3]:
+    if not hmac.compare_digest(_checksum(body).encode(), parts[3]):
         raise CacheMiss("checksum mismatch (a torn or edited file)")
     try:
         value = json.loads(body)
