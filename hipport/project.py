@@ -28,6 +28,19 @@ SOURCE_SUFFIXES = (
     ".hh",
     ".inl",
     ".inc",
+    # headers and sources by other conventions (templates, modules, generated, CUDA
+    # inlines): a header hipport never read would be a silent pass for what it includes
+    ".hxx",
+    ".tpp",
+    ".ipp",
+    ".tcc",
+    ".txx",
+    ".cuinl",
+    ".c++",
+    ".cp",
+    ".ixx",
+    ".cppm",
+    ".cu.in",
 )
 HIP_SUFFIXES = (".hip",)
 SKIP_DIRS = {

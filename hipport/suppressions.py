@@ -77,8 +77,7 @@ def _c_comments(src: bytes) -> Iterator[tuple[int, int]]:
         i = found.start()
         c = src[i]
         if c == 0x2F and i + 1 < n and src[i + 1] == 0x2F:  # //
-            end = src.find(b"\n", i)
-            end = n if end == -1 else end
+            end = _line_comment_end(src, i)
             yield i, end
             i = end
         elif c == 0x2F and i + 1 < n and src[i + 1] == 0x2A:  # /*
@@ -90,7 +89,7 @@ def _c_comments(src: bytes) -> Iterator[tuple[int, int]]:
             close = b")" + m.group(1) + b'"'
             end = src.find(close, m.end())
             i = n if end == -1 else end + len(close)
-        elif c == 0x27 and i and chr(src[i - 1]).isalnum():  # 1'000'000 digit separator
+        elif c == 0x27 and _in_number(src, i):  # 1'000'000, 0xFF'FF: a digit separator
             i += 1
         elif c in (0x22, 0x27):  # " or '
             i = _skip_quoted(src, i, c)
@@ -111,17 +110,40 @@ def _raw_string(src: bytes, i: int) -> re.Match[bytes] | None:
 
 
 def _skip_quoted(src: bytes, i: int, quote: int) -> int:
-    """Index after the literal opening at i; a literal never crosses a newline."""
+    """Index after the literal opening at i; a literal never crosses a line end (LF, CRLF
+    or a lone CR) except a backslash-newline splice, which joins the next line to it."""
     j, n = i + 1, len(src)
     while j < n:
         c = src[j]
-        if c == 0x5C:  # backslash
-            j += 2
+        if c == 0x5C:  # backslash: an escape, or a splice (\ LF, \ CR LF, \ CR)
+            j += 3 if src[j + 1 : j + 3] == b"\r\n" else 2
             continue
-        if c == quote or c == 0x0A:
+        if c == quote or c == 0x0A or c == 0x0D:
             return j + 1
         j += 1
     return n
+
+
+def _in_number(src: bytes, i: int) -> bool:
+    """The quote at i is inside a pp-number (a digit separator, as in 1'000 or 0xFF'FF),
+    not the opening of a character literal such as u'"', u8'"' or L'"': the word before
+    it starts with a digit."""
+    start = i
+    while start > 0 and (chr(src[start - 1]).isalnum() or src[start - 1] in b"_.'"):
+        start -= 1
+    word = src[start:i]
+    return bool(word) and (word[:1].isdigit() or (word[:1] == b"." and word[1:2].isdigit()))
+
+
+# the end of a // comment: a line end (LF, CRLF, a lone CR) not spliced by a backslash
+_LINE_COMMENT_END = re.compile(rb"(?<!\\)(?<!\\\r)\n|(?<!\\)\r(?!\n)")
+
+
+def _line_comment_end(src: bytes, i: int) -> int:
+    """End of the // comment at i: the line end, unless a backslash right before it splices
+    the next line into the comment (as the compiler reads it)."""
+    m = _LINE_COMMENT_END.search(src, i)
+    return len(src) if m is None else m.start()
 
 
 def _cmake_comments(src: bytes) -> Iterator[tuple[int, int]]:

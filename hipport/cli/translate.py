@@ -113,7 +113,8 @@ def common_options(func):
             "--extensions",
             metavar="LIST",
             help="Comma-separated source suffixes (default: .cu,.cuh,.hip,.cpp,.cc,"
-            ".cxx,.c,.h,.hpp,.hh,.inl,.inc).",
+            ".cxx,.c,.h,.hpp,.hh,.inl,.inc,.hxx,.tpp,.ipp,.tcc,.txx,.cuinl,.c++,.cp,.ixx,.cppm,"
+            ".cu.in).",
         ),
         click.option(
             "--semantic/--no-semantic",

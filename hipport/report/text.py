@@ -169,9 +169,12 @@ class _PathNames:
 
 
 def _disk_reader(root: str) -> Callable[[str], bytes | None]:
+    from hipport.fsio import read_regular
+
     def read(path: str) -> bytes | None:
         try:
-            return Path(root, path).read_bytes()
+            # non-blocking and regular files only: a FIFO named like a source never hangs
+            return read_regular(Path(root, path))
         except OSError:
             return None
 

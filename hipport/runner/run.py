@@ -247,6 +247,14 @@ def _unreadable(
             files.append(
                 FileOutcome(s.path, rel, FileKind.SOURCE, FileStatus.SKIPPED, error=s.reason)
             )
+        elif s.reason.startswith("not a regular file") and classify(s.path.name, suffixes) not in (
+            FileKind.OTHER,
+            FileKind.CMAKE,
+        ):
+            # a FIFO or socket named like a source: what it stands for was not checked
+            files.append(
+                FileOutcome(s.path, rel, FileKind.SOURCE, FileStatus.SKIPPED, error=s.reason)
+            )
         elif s.reason.startswith("cannot ") and classify(s.path.name, suffixes) != FileKind.OTHER:
             files.append(
                 FileOutcome(s.path, rel, FileKind.SOURCE, FileStatus.FAILED, error=s.reason)
