@@ -9,6 +9,7 @@ CI job checks the tree once and gets annotations, code scanning and a job summar
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -183,7 +184,8 @@ def write_reports(report: Any, targets: list[Destination], options: RenderOption
     for d in targets:
         own = options if d.path is None else replace(options, color=False, width=None)
         try:
-            text = render(report, d.fmt, own)
+            # a byte that was not UTF-8 reaches messages as a lone surrogate: \xNN
+            text = escape_lone_surrogates(render(report, d.fmt, own))
         except FormatUnavailable as exc:
             raise click.UsageError(str(exc)) from None
         if d.fmt == "sarif":
@@ -198,6 +200,26 @@ def write_reports(report: Any, targets: list[Destination], options: RenderOption
             atomic_write(d.path, text.encode("utf-8"))
 
 
+def escape_lone_surrogates(text: str) -> str:
+    """Report text as valid Unicode: a byte of the source that is not UTF-8 reaches
+    messages as a lone surrogate (surrogateescape); it becomes `\\xNN`, as in file names
+    (hipport.project.display_path), so every format, to a file or stdout, encodes it the
+    same way instead of failing on it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(_escaped, text)
+    return text
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escaped(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+
 def _job_summary(report: Any, options: RenderOptions) -> None:
     """Append the markdown summary to $GITHUB_STEP_SUMMARY (a file GitHub shows on the
     run's page), when GitHub Actions set it."""
@@ -208,7 +230,7 @@ def _job_summary(report: Any, options: RenderOptions) -> None:
         return
     try:
         with open(target, "a", encoding="utf-8") as handle:
-            handle.write(job_summary(report, options))
+            handle.write(escape_lone_surrogates(job_summary(report, options)))
     except OSError as exc:
         click.echo(f"hipport: warning: cannot write the job summary to {target}: {exc}", err=True)
 
