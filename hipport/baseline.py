@@ -75,11 +75,14 @@ class Baseline:
     def load(cls, path: Path) -> Baseline:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:  # nested past the parser's depth
             raise BaselineError(f"cannot read baseline {path}: {exc}") from None
         if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
             raise BaselineError(f"{path} is not a hipport baseline (no 'entries' list)")
-        if data.get("schema_version", SCHEMA_VERSION) > SCHEMA_VERSION:
+        version = data.get("schema_version", SCHEMA_VERSION)
+        if isinstance(version, bool) or not isinstance(version, int | float):
+            raise BaselineError(f"{path}: schema_version must be a number, not {version!r}")
+        if version > SCHEMA_VERSION:
             raise BaselineError(
                 f"{path} was written by a newer hipport (schema_version {data['schema_version']})"
             )
@@ -89,8 +92,9 @@ class Baseline:
                 counts[(str(entry["path"]), str(entry["code"]), str(entry.get("api") or ""))] += (
                     int(entry.get("count", 1))
                 )
-            except (KeyError, TypeError, ValueError):
-                raise BaselineError(f"{path}: bad entry {entry!r}") from None
+            except (KeyError, TypeError, ValueError, OverflowError):  # OverflowError: 1e309
+                shown = repr(entry) if len(repr(entry)) <= 200 else repr(entry)[:197] + "..."
+                raise BaselineError(f"{path}: bad entry {shown}") from None
         return cls(counts, path)
 
 

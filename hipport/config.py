@@ -212,6 +212,16 @@ def _validate(values: dict[str, Any], source: Path) -> dict[str, Any]:
     ):
         if key in values and not isinstance(values[key], str):
             raise ConfigError(f"{source}: '{key}' must be a string{_given(values[key])}")
+    for key in ("rocm", "cuda"):
+        if key in values:
+            from hipport.target import Version
+
+            try:
+                Version.parse(values[key])
+            except ValueError:
+                raise ConfigError(
+                    f"{source}: '{key}' must be a release such as \"6.2\", not {values[key]!r}"
+                ) from None
     if values.get("launch-syntax", "cuda") not in ("cuda", "hip"):
         raise ConfigError(f'{source}: \'launch-syntax\' must be "cuda" or "hip"')
     if values.get("fail-on", "never") not in ("error", "warning", "note", "never"):

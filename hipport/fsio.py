@@ -261,6 +261,9 @@ def atomic_write(
         old = None
     if old is not None and not over_input:
         refuse_input(path)
+    if old is not None and (stat.S_ISCHR(old.st_mode) or stat.S_ISFIFO(old.st_mode)):
+        _write_to_device(path, data)  # `-o /dev/null`, `-o /dev/stdout`: never replaced
+        return
     mode = _target_mode(path, mode)
     fd, tmp = _create_temp(path.parent, path.name)
     try:
@@ -289,6 +292,22 @@ def atomic_write(
         raise
     if durable:
         _fsync_dir(path.parent)
+
+
+def _write_to_device(path: Path, data: bytes) -> None:
+    """Write to a character device or FIFO as it is (opened non-blocking: a FIFO with no
+    reader is an error, not a hang); replacing it by rename would put a file where the
+    device was (as root, `-o /dev/null` would have replaced /dev/null)."""
+    fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        os.set_blocking(fd, True)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, os.fspath(path)) from exc
+    finally:
+        os.close(fd)
 
 
 def _copy_xattrs(path: Path, fd: int) -> None:
