@@ -2,12 +2,32 @@
 
 from __future__ import annotations
 
+import re
+
 from hipport.report import RenderOptions
 from hipport.report.model import Report
 
+# Every ASCII punctuation character may be backslash-escaped in CommonMark; these are the
+# ones that can start markup (emphasis, links, images, code, HTML, tables, headings).
+_MARKUP = re.compile(r"([\\`*_{}\[\]()<>#+!|~&:.-])")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
 
 def _cell(text: object) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """Text shown as text: markup characters escaped, line breaks and controls a space (a
+    table cell or a list item is one line), so a path or message cannot make a link, an
+    image, a tag or a new table row."""
+    return _MARKUP.sub(r"\\\1", _CONTROL.sub(" ", str(text)))
+
+
+def _code(text: object) -> str:
+    """`text` as one code span, whatever backticks it holds: fenced by one backtick more
+    than its longest run, padded when it starts or ends with one (CommonMark's rule)."""
+    shown = _CONTROL.sub(" ", str(text))
+    longest = max((len(run) for run in re.findall(r"`+", shown)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if shown.startswith("`") or shown.endswith("`") or not shown.strip(" ") else ""
+    return f"{fence}{pad}{shown}{pad}{fence}"
 
 
 def render(
@@ -44,7 +64,7 @@ def render(
     for fam in report.families:
         k = fam.counts
         out.append(
-            f"| {fam.family} | {fam.apis} | {k.uses} | {k.mapped} | "
+            f"| {_cell(fam.family)} | {fam.apis} | {k.uses} | {k.mapped} | "
             f"{k.needs_newer_rocm} | {k.unsupported} | {k.unknown} |"
         )
     out.append("")
@@ -57,7 +77,7 @@ def render(
         ]
         for a in report.apis:
             out.append(
-                f"| `{a.api}` | {a.family or ''} | {a.status} | {a.uses} | "
+                f"| {_code(a.api)} | {_cell(a.family or '')} | {a.status} | {a.uses} | "
                 f"{_cell(a.hip or '')} | {a.min_rocm or ''} |"
             )
         out.append("")
@@ -68,8 +88,8 @@ def render(
     for f in listed:
         loc = f.location
         out.append(
-            f"- **{f.severity.value}** `{loc.path}:{loc.line}:{loc.column}` "
-            f"{_cell(f.message)} [`{f.code}`]"
+            f"- **{f.severity.value}** {_code(f'{loc.path}:{loc.line}:{loc.column}')} "
+            f"{_cell(f.message)} \\[{_code(f.code)}\\]"
         )
     if len(listed) < len(report.findings):
         out.append(
@@ -79,5 +99,8 @@ def render(
     if report.stale:
         out += ["", "## Stale baseline entries", ""]
         for s in report.stale:
-            out.append(f"- `{s.path}` {s.code} `{s.api}`: baselined {s.baselined}, found {s.found}")
+            out.append(
+                f"- {_code(s.path)} {_cell(s.code)} {_code(s.api)}: baselined {s.baselined}, "
+                f"found {s.found}"
+            )
     return "\n".join(out) + "\n"
