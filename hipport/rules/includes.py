@@ -13,7 +13,7 @@ from hipport.lexer import PUNCTUATION
 from hipport.rules.branches import CUDA_LOOKING as _CUDA_LOOKING
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.gate_facts import KEPT_BY_ROCM, cuda_header_kinds
-from hipport.rules.placement import insertion_point
+from hipport.rules.placement import insertion_point, needs_newline
 from hipport.rules.tokens import INCLUDE_DIRECTIVES, Directive, include_spelling, is_launch_open
 
 RUNTIME_HEADER = "hip/hip_runtime.h"
@@ -218,7 +218,7 @@ class IncludesRule:
         if pos is None:
             return None
         text = b'#include "' + RUNTIME_HEADER.encode() + b'"' + ctx.newline
-        if pos == len(ctx.source) and ctx.source and not ctx.source.endswith(b"\n"):
+        if needs_newline(ctx, pos):  # after a comment's `*/`, or at the end of a last line
             text = ctx.newline + text
         return ctx.edit(pos, pos, text, self.name)
 

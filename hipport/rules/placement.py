@@ -36,9 +36,24 @@ def insertion_point(ctx: Context) -> int | None:
         return len(ctx.source)
     start = v.start(k)
     pos = _logical_line_start(ctx.source, start)
+    # `/* licence ... */ int x;`: the first code line starts inside the comment that ends
+    # on it; insert after that comment's end (the inserted text starts a line of its own:
+    # needs_newline), never in it, where the next run would not see it
+    tokens = ctx.token_view
+    i = v.ctx_index(k) - 1
+    while i >= 0 and tokens[i].end > pos:
+        if tokens[i].start < pos:
+            return tokens[i].end
+        i -= 1
     if pos == 0 and ctx.source.startswith(b"\xef\xbb\xbf"):
         pos = 3  # after the byte order mark
     return pos
+
+
+def needs_newline(ctx: Context, pos: int) -> bool:
+    """Text inserted at `pos` must start with a line break: `pos` is not at a line start
+    (after a comment's `*/`, or at the end of a last line without one)."""
+    return pos > 0 and ctx.source[pos - 1 : pos] not in (b"\n", b"\r")
 
 
 def _logical_line_start(source: bytes, offset: int) -> int:

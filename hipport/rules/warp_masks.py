@@ -23,7 +23,7 @@ from hipport.rules.lane_masks import (
     strip_parens,
 )
 from hipport.rules.names import MASKED_SYNC
-from hipport.rules.placement import insertion_point
+from hipport.rules.placement import insertion_point, needs_newline
 from hipport.tables import Status
 
 
@@ -128,6 +128,8 @@ class WarpMaskRule:
             b"#ifndef " + m.encode() + nl + b"#define " + m.encode() + nl + b"#endif" + nl
             for m in needed
         )
+        if needs_newline(ctx, pos):  # after a comment's `*/` that ends the first code line
+            text = nl + text
         out.edits.append(ctx.edit(pos, pos, text, self.name))
 
 
