@@ -4,6 +4,7 @@ real CLI. The pre-commit hook's side (real pre-commit) is in tests/test_precommi
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -199,10 +200,11 @@ def test_a_broken_inline_suppression_is_a_finding_and_the_run_goes_on(
     assert "HIP206 invalid-suppression" in result.output and "===== b.cu =====" in result.output
 
 
-def test_jobs_is_capped_by_the_files_and_a_maximum():
+def test_jobs_is_capped_by_the_cores_the_files_and_a_maximum():
     from hipport.runner.pool import MAX_JOBS, worker_count
 
-    assert worker_count(8, 3) == 3
-    assert worker_count(10_000, 10_000) == MAX_JOBS
+    cores = len(os.sched_getaffinity(0))
+    assert worker_count(8, 3) == min(3, cores)
+    assert worker_count(100_000, 10_000) == min(MAX_JOBS, cores)  # jobs = 100000 in a config
     assert worker_count(0, 1) == 1
-    assert worker_count(2, 100) == 2
+    assert worker_count(2, 100) == min(2, cores)

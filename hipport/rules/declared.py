@@ -179,10 +179,17 @@ def _code_columns(
     comments = positions(kinds, COMMENT)
     if not directives and not comments:
         return texts, kinds
-    code_texts, code_kinds = texts[:], kinds[:]
-    for start, end in reversed(_merged([(d.hash, d.end) for d in directives], comments)):
-        del code_texts[start:end]  # a memmove of the rest
-        del code_kinds[start:end]
+    # the runs between the cuts joined, in one pass: deleting each cut in turn moved the
+    # rest of the file once per comment (80,000 comment lines: 16 s)
+    code_texts: list[str] = []
+    code_kinds: list[str] = []
+    last = 0
+    for start, end in _merged([(d.hash, d.end) for d in directives], comments):
+        code_texts += texts[last:start]
+        code_kinds += kinds[last:start]
+        last = end
+    code_texts += texts[last:]
+    code_kinds += kinds[last:]
     return code_texts, code_kinds
 
 

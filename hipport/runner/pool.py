@@ -139,8 +139,18 @@ MAX_JOBS = 64  # more workers than this only cost memory and start-up
 
 
 def worker_count(jobs: int, files: int) -> int:
-    """`jobs` (0: every core), never more than the files to translate nor MAX_JOBS."""
-    return max(1, min(jobs or os.cpu_count() or 1, files, MAX_JOBS))
+    """`jobs` (0: every core), never more than the cores this process may run on, the
+    files to translate or MAX_JOBS (`jobs = 100000` in a configuration started 61
+    processes on a 2-core machine)."""
+    cores = _cores()
+    return max(1, min(jobs or cores, cores, files, MAX_JOBS))
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def execute(

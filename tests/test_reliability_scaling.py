@@ -1,0 +1,42 @@
+"""Memory stays linear in the input (issue 30 item 4): thousands of distinct unknown names
+on one line made the report's fingerprint keys hold the whole line once per finding
+(5,000 names on a 114 KB line: 613 MB peak; 10,000 on 99 KB: 1 GB). The peak is the
+kernel's figure for the process (no timing is asserted: bench/pathological.py prints CPU
+seconds and peaks per input kind and size)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+from pathological import unknown_names_one_line
+
+from tests.reliability_support import env
+
+
+def test_many_findings_on_one_long_line_keep_the_peak_low(tmp_path: Path) -> None:
+    src = tmp_path / "one_line.cu"
+    src.write_bytes(unknown_names_one_line(5_000))
+    cmd = [
+        sys.executable,
+        "-m",
+        "hipport",
+        "check",
+        str(src),
+        "--no-cache",
+        "--format",
+        "sarif",
+        "-o",
+        str(tmp_path / "r.sarif"),
+    ]
+    proc = subprocess.Popen(
+        cmd, env=env(tmp_path / "c"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 1
+    peak_mb = usage.ru_maxrss / 1024
+    assert peak_mb < 400, f"peak {peak_mb:.0f} MB for a 114 KB file"
