@@ -39,11 +39,11 @@ def insertion_point(ctx: Context) -> int | None:
     # `/* licence ... */ int x;`: the first code line starts inside the comment that ends
     # on it; insert after that comment's end (the inserted text starts a line of its own:
     # needs_newline), never in it, where the next run would not see it
-    tokens = ctx.token_view
-    i = v.ctx_index(k) - 1
-    while i >= 0 and tokens[i].end > pos:
-        if tokens[i].start < pos:
-            return tokens[i].end
+    starts, ends = ctx.tokens.starts, ctx.tokens.ends
+    i = v.to_all(k) - 1
+    while i >= 0 and ends[i] > pos:
+        if starts[i] < pos:
+            return ends[i]
         i -= 1
     if pos == 0 and ctx.source.startswith(b"\xef\xbb\xbf"):
         pos = 3  # after the byte order mark
