@@ -36,13 +36,17 @@ def device_launches(n: int) -> bytes:
 
 
 def comment_lines(n: int) -> bytes:
-    return b"#include <cuda_runtime.h>\n" + b"// a comment line\n" * n + b"int x;\n"
+    return (
+        b"#include <cuda_runtime.h>\n"
+        + b"// a comment line\n" * n
+        + b"void f() { cudaDeviceSynchronize(); }\n"
+    )
 
 
 def one_long_line(n: int) -> bytes:
-    """n bytes of code on one line (identifiers that are not CUDA names)."""
+    """About n bytes of code on one line, one CUDA call among them."""
     unit = b"int v = w + 1; "
-    return b"void f() { " + unit * (n // len(unit)) + b"}\n"
+    return b"void f() { cudaDeviceSynchronize(); " + unit * (n // len(unit)) + b"}\n"
 
 
 KINDS: dict[str, tuple[Callable[[int], bytes], tuple[int, ...]]] = {
