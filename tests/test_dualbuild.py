@@ -21,6 +21,7 @@ from .dualbuild_support import (
     copy_program,
     drop_replacement,
     hipcc_build,
+    hipport_defines,
     inject,
     nvcc_build,
     program_named,
@@ -30,6 +31,16 @@ from .dualbuild_support import (
 
 PROGRAMS = read_manifest()
 DEFECTS = read_defects()
+EXAMPLE_ROOT = Path(__file__).parent.parent / "examples" / "dualbuild_project"
+# The README's worked example, built as CMakeLists.txt builds it.
+EXAMPLE = Program(
+    name="dualbuild_project",
+    root=EXAMPLE_ROOT,
+    cuda_sources=("src/stats.cu",),
+    hip_sources=("src/stats.cu", "src/rocm_info.hip"),
+    include=(),
+    defines=hipport_defines(EXAMPLE_ROOT),
+)
 SOURCE_SUFFIXES = {".cu", ".cuh", ".h", ".hpp", ".hip", ".cpp"}
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.MULTILINE)
 
@@ -44,7 +55,7 @@ def _need(tool: str) -> None:
 def _cases(which: str) -> list:
     return [
         pytest.param(p, s, id=f"{p.name}/{s}")
-        for p in PROGRAMS
+        for p in (*PROGRAMS, EXAMPLE)
         for s in (p.cuda_sources if which == "cuda" else p.hip_sources)
     ]
 
@@ -78,7 +89,7 @@ def test_corpus_has_ten_programs_each_with_a_project_macro():
 
 def test_every_corpus_file_is_compiled_by_a_build():
     """A header no build includes would be checked by hipport but by no compiler."""
-    for program in PROGRAMS:
+    for program in (*PROGRAMS, EXAMPLE):
         files = {p.resolve() for p in program.root.rglob("*") if p.suffix in SOURCE_SUFFIXES}
         unread = sorted(str(p.relative_to(program.root)) for p in files - _reachable(program))
         assert not unread, f"{program.name}: no build reads {unread}"

@@ -4,7 +4,9 @@ as the HIP build sees it.
 On the dual-build corpus (tests/dualbuild/, which tests/test_dualbuild.py builds with nvcc and
 hipcc) check reports no error; each defect of DEFECTS.toml is reported where the HIP build
 compiles it (where tests/test_dualbuild.py shows the HIP compiler rejecting it) and not at
-all in a CUDA-only arm. Every run is the real CLI with the program's own configuration.
+all in a CUDA-only arm; translate leaves the projects' own port alone and the translated
+programs still build with hipcc. The README section "Projects that already build for AMD"
+shows what the tool prints. Every run is the real CLI with the program's own configuration.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import dataclasses
 import json
 import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -25,6 +29,7 @@ from .dualbuild_support import (
     Program,
     copy_program,
     drop_replacement,
+    hipcc_build,
     inject,
     program_named,
     read_defects,
@@ -133,3 +138,75 @@ def test_undefine_on_the_command_line_wins_over_the_configuration():
     program = program_named("pyext")
     assert not errors_of(check(program.root))
     assert errors_of(check(program.root, "-U", "USE_ROCM"))
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.name)
+@pytest.mark.slow
+def test_check_reports_no_error_on_the_corpus(program: Program):
+    errors = [f for f in check(program.root) if f["severity"] == "error"]
+    assert not errors, f"{program.name} builds both ways, yet:\n{shown(errors)}"
+
+
+@pytest.mark.parametrize("defect", DEFECTS, ids=lambda d: d.name)
+@pytest.mark.slow
+def test_check_reports_nothing_in_a_dead_arm(defect: Defect, tmp_path: Path):
+    program = copy_program(program_named(defect.program), tmp_path)
+    lines = inject(program.root, defect.dead_file, defect.dead_after, defect.dead_code)
+    findings = at(check(program.root), defect.dead_file, lines)
+    assert not findings, f"in a CUDA-only arm:\n{shown(findings)}"
+
+
+@pytest.mark.parametrize("program", [p for p in PROGRAMS if p.port], ids=lambda p: p.name)
+@pytest.mark.slow
+def test_translate_leaves_the_project_port_alone(program: Program, tmp_path: Path):
+    """Compat headers and HIP-only files are the project's port, not CUDA to rename."""
+    out = translated(program, tmp_path)
+    changed = [
+        f for f in program.port if (out.root / f).read_bytes() != (program.root / f).read_bytes()
+    ]
+    assert not changed, f"translate rewrote the project's port: {changed}"
+
+
+@pytest.mark.slow
+@pytest.mark.hipcc
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.name)
+def test_translated_program_still_builds_with_hip(program: Program, tmp_path: Path):
+    """Translating a project that already builds for AMD must not break its HIP build."""
+    if shutil.which("hipcc") is None:
+        pytest.skip("hipcc is not installed")
+    out = translated(program, tmp_path)
+    for source in out.hip_sources:
+        build = hipcc_build(out, out.root / source, tmp_path)
+        assert build.ok, build.report()
+
+
+README_SECTION = "## Projects that already build for AMD"
+
+
+def readme_examples() -> list[tuple[str, str]]:
+    """(command, shown output) of each ```console block of the README's section."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    if README_SECTION not in text:
+        return []
+    section = text.split(README_SECTION, 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```console\n(.*?)```", section, re.DOTALL)
+    examples = []
+    for block in blocks:
+        command, _, output = block.partition("\n")
+        assert command.startswith("$ hipport "), command
+        examples.append((command[2:], output))
+    return examples
+
+
+def test_readme_section_has_worked_examples():
+    assert len(readme_examples()) >= 2
+
+
+@pytest.mark.parametrize(("command", "output"), readme_examples(), ids=lambda v: v[:60])
+@pytest.mark.slow
+def test_readme_shows_what_hipport_prints(command: str, output: str, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+
+    args = shlex.split(command)[1:]
+    proc = hipport(*args, "--color", "never", cwd=ROOT)
+    assert proc.stdout == output, f"$ {command}\n{proc.stdout}{proc.stderr}"

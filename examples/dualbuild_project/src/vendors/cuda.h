@@ -1,0 +1,4 @@
+// NVIDIA build: the CUDA toolkit headers.
+#pragma once
+
+#include <cuda_runtime.h>
