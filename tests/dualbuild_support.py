@@ -242,14 +242,19 @@ def copy_program(program: Program, where: Path) -> Program:
 # A replacement the compat header provides, and a use of it: without the replacement the
 # use is a CUDA-only call again (tests drop it to see the HIP build and the gate fail).
 REPLACEMENT = (
-    "tinylm",
+    "quantize",
     "src/vendors/hip.h",
-    "template <typename T>\n"
-    "static __device__ __forceinline__ void __stcs(T *ptr, T value) {\n"
-    "    *ptr = value;\n"
+    "static __device__ __forceinline__ unsigned int __vsub4(unsigned int a, unsigned int b) {\n"
+    "    unsigned int r = 0;\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < 4; ++i) {\n"
+    "        const unsigned int d = ((a >> (8 * i)) - (b >> (8 * i))) & 0xffu;\n"
+    "        r |= d << (8 * i);\n"
+    "    }\n"
+    "    return r;\n"
     "}\n",
-    "src/softmax.cu",
-    "        __stcs(out + static_cast<size_t>(r) * ncols + c, row[c] / sum);",
+    "src/quantize.cu",
+    "        d[i] = __vsub4(a[i], b[i]);",
 )
 
 
