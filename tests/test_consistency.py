@@ -1,6 +1,8 @@
 """The gate's yardstick (issue 16): for every program of tests/consistency, translated for
-ROCm 5.2 and compiled with Debian's HIP 5.2, "check reports an error" <=> "the HIP compiler
-rejects it", except the disagreements reviewed in tests/consistency/DISAGREEMENTS.tsv.
+ROCm 5.2 and compiled with Debian's HIP 5.2, and translated for ROCm 6.3 and compiled with the
+HIP 6.3 headers (issue 26: ../shared/hip-6.3, clang-15), "check reports an error" <=> "the HIP
+compiler rejects it", except the disagreements reviewed in tests/consistency/DISAGREEMENTS.tsv
+(per release).
 The figure (programs, failures, precision, recall) is printed (pytest -s shows it).
 
 The CUDA side is real CUDA: every program whose headers the installed toolkit has compiles
@@ -16,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tools.consistency import CORPUS, check, programs, reviewed
+from tools.consistency import CORPUS, RELEASES, check, programs, reviewed
+from tools.hip63 import hip63_compiler
 
 pytestmark = [pytest.mark.slow]
 MIN_PROGRAMS = 30
@@ -32,11 +35,16 @@ def _have(tool: str) -> bool:
     return False
 
 
-@pytest.fixture(scope="module")
-def verdicts():
+@pytest.fixture(scope="module", params=RELEASES)
+def verdicts(request):
+    rocm = request.param
     if not _have("hipcc"):
         pytest.skip("hipcc is not installed (tests/setup-system.sh)")
-    found, figure = check(jobs=2)
+    if rocm == "6.3" and hip63_compiler() is None:
+        if os.environ.get("CI"):
+            raise RuntimeError("CI must have clang-15 and ../shared/hip-6.3")
+        pytest.skip("clang++-15 or ../shared/hip-6.3 is missing")
+    found, figure = check(jobs=2, rocm=rocm)
     print("consistency figure:", figure)
     return found, figure
 
@@ -47,7 +55,7 @@ def test_the_corpus_is_large_enough() -> None:
 
 def test_error_iff_the_compiler_rejects(verdicts) -> None:
     found, figure = verdicts
-    known = reviewed()
+    known = reviewed(figure["rocm"])
     bad = [
         f"{v.program}: {v.disagreement} (errors: {v.errors or '-'}; compiler: {v.first_error})"
         for v in found
@@ -58,9 +66,9 @@ def test_error_iff_the_compiler_rejects(verdicts) -> None:
 
 
 def test_the_reviewed_list_is_not_stale(verdicts) -> None:
-    found, _ = verdicts
+    found, figure = verdicts
     now = {v.program: v.disagreement for v in found}
-    stale = {p: d for p, (d, _) in reviewed().items() if now.get(p) != d}
+    stale = {p: d for p, (d, _) in reviewed(figure["rocm"]).items() if now.get(p) != d}
     assert not stale, f"listed disagreements that no longer happen: {stale}"
 
 

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""The gate's yardstick: translate every program of tests/consistency for ROCm 5.2,
-compile it with the HIP compiler (syntax only, Debian's HIP 5.2), and compare
-"check reports an error" with "the compiler rejects it", program by program.
+"""The gate's yardstick: translate every program of tests/consistency for a ROCm release,
+compile it with that release's HIP (syntax only: Debian's HIP 5.2 hipcc, or the HIP 6.3
+headers in ../shared/hip-6.3 with clang-15, tools/hip63.py), and compare "check reports an
+error" with "the compiler rejects it", program by program.
 
-    python tools/consistency.py [--jobs 2] [--json out.json]
+    python tools/consistency.py [--rocm 5.2|6.3] [--jobs 2] [--json out.json]
 
 A disagreement is allowed only when tests/consistency/DISAGREEMENTS.tsv lists the program
-with the disagreement seen and the reviewed reason (e.g. a header Debian's HIP lacks).
+for that release (its `rocm` column) with the disagreement seen and the reviewed reason
+(e.g. a header Debian's HIP lacks).
 Prints each verdict, then the gate's precision and recall on the corpus (a program the
 gate reports is a predicted failure; a program the compiler rejects is a real one).
 tests/test_consistency.py runs the same check in CI.
@@ -29,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 CORPUS = ROOT / "tests" / "consistency"
 REVIEWED = CORPUS / "DISAGREEMENTS.tsv"
 ROCM = "5.2"
+RELEASES = ("5.2", "6.3")  # the releases whose HIP compiles here
 # the two ways the gate and the compiler can disagree
 MISSED = "compiler-rejects-without-error"
 FALSE_ALARM = "error-but-compiles"
@@ -52,23 +55,28 @@ def programs() -> list[Path]:
     return sorted(CORPUS.glob("*.cu"))
 
 
-def reviewed() -> dict[str, tuple[str, str]]:
-    """program -> (disagreement, reason) from the reviewed list."""
+def reviewed(rocm: str = ROCM) -> dict[str, tuple[str, str]]:
+    """program -> (disagreement, reason) from the reviewed list, for one release."""
     with REVIEWED.open(encoding="utf-8", newline="") as fh:
         rows = csv.DictReader((line for line in fh if not line.startswith("#")), delimiter="\t")
-        return {r["program"]: (r["disagreement"], r["reason"]) for r in rows}
+        return {r["program"]: (r["disagreement"], r["reason"]) for r in rows if r["rocm"] == rocm}
 
 
-def check(jobs: int = 2) -> tuple[list[Verdict], dict]:
+def check(jobs: int = 2, rocm: str = ROCM) -> tuple[list[Verdict], dict]:
     from hipport.engine import translate_source
     from hipport.target import Target
     from hipport.verify import compile_many, find_compiler, hip_version
+    from tools.hip63 import OFFLOAD_ARCH, hip63_compiler
 
-    compiler = find_compiler()
+    if rocm == "6.3":
+        compiler, arch, include, version = hip63_compiler(), OFFLOAD_ARCH, [], None
+    else:
+        compiler, arch, include, version = find_compiler(), "gfx90a", [Path("/usr/include")], None
+        version = hip_version()
     if compiler is None:
-        raise RuntimeError("no HIP compiler (install hipcc: tests/setup-system.sh)")
+        raise RuntimeError(f"no HIP {rocm} compiler (tests/setup-system.sh)")
     start = time.perf_counter()
-    target = Target(rocm=ROCM)
+    target = Target(rocm=rocm)
     verdicts: list[Verdict] = []
     with tempfile.TemporaryDirectory(prefix="hipport-consistency-") as tmp:
         paths = []
@@ -83,21 +91,19 @@ def check(jobs: int = 2) -> tuple[list[Verdict], dict]:
                 {f"{f.code} {f.api}" for f in result.findings if f.severity.value == "error"}
             )
             verdicts.append(Verdict(program.name, errors))
-        results = compile_many(
-            compiler, paths, "gfx90a", [Path("/usr/include")], hip_version(), jobs
-        )
+        results = compile_many(compiler, paths, arch, include, version, jobs)
         for verdict, compiled in zip(verdicts, results, strict=True):
             verdict.compiles = compiled.ok
             verdict.first_error = (compiled.first_error or "").replace(tmp + "/", "") or None
-    return verdicts, figure(verdicts, time.perf_counter() - start)
+    return verdicts, figure(verdicts, time.perf_counter() - start, rocm)
 
 
-def figure(verdicts: list[Verdict], seconds: float) -> dict:
+def figure(verdicts: list[Verdict], seconds: float, rocm: str = ROCM) -> dict:
     reported = [v for v in verdicts if v.errors]
     rejected = [v for v in verdicts if not v.compiles]
     both = [v for v in reported if not v.compiles]
     return {
-        "rocm": ROCM,
+        "rocm": rocm,
         "programs": len(verdicts),
         "compile_failures": len(rejected),
         "failures_with_an_error_finding": len(both),
@@ -110,11 +116,12 @@ def figure(verdicts: list[Verdict], seconds: float) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rocm", choices=RELEASES, default=ROCM)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    verdicts, fig = check(args.jobs)
-    known = reviewed()
+    verdicts, fig = check(args.jobs, args.rocm)
+    known = reviewed(args.rocm)
     unexplained = 0
     for v in verdicts:
         state = "compiles" if v.compiles else "REJECTED"
