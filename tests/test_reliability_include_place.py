@@ -16,9 +16,7 @@ CASES = {
     "comment-then-code-on-its-last-line": b"/* licence\n   text */ " + BODY,
     "two-comments-then-code": b"/* a */ /* b\n c */ " + BODY,
     "comment-then-code-crlf": b"/* licence\r\n   text */ " + BODY.replace(b"\n", b"\r\n"),
-    "guard-then-comment-then-code": b"#ifndef K_H\n#define K_H\n/* doc\n */ "
-    + BODY
-    + b"#endif\n",
+    "guard-then-comment-then-code": b"#ifndef K_H\n#define K_H\n/* doc\n */ " + BODY + b"#endif\n",
     "pragma-once-then-comment": b"#pragma once\n/* doc\n */ " + BODY,
     "plain-leading-comment": b"// licence\n" + BODY,
 }
