@@ -626,3 +626,11 @@ def test_the_summary_counts_the_findings_skipped_as_dead(project, cache):
     totals = __import__("json").loads(report)["totals"]
     assert totals["skipped_dead"] >= 2  # HIP012 of vendors/cuda.h, HIP101 of copy.cu at least
     assert totals["dead_macros"] == ["PROJ_ASYNC_COPY"]
+
+
+def test_show_branches_follows_the_project_headers(project):
+    run = _cli("check", "--show-branches", "src/copy.cu", "-D", "PROJ_USE_HIP")
+    assert run.exit_code == 0
+    assert "src/copy.cu:4: #ifdef PROJ_ASYNC_COPY: dead: PROJ_ASYNC_COPY: undefined" in run.output
+    undecided = _cli("check", "--show-branches", "src/copy.cu").output
+    assert "src/copy.cu:4: #ifdef PROJ_ASYNC_COPY: undecided" in undecided

@@ -188,11 +188,34 @@ def _show_branches(
         if not all(p.is_file() for p in paths):
             raise click.UsageError("--show-branches takes files, not directories")
         sources = [(p, p.read_bytes()) for p in paths]
+    headers, base = _project_headers(config, opts, compile_db)
     for path, data in sources:
         args = compile_db.get(os.path.realpath(path), ())
-        options = EngineOptions(defines=opts.defines, compile_args=args)
-        for line in explain_branches(data, str(path), opts.target, options):
+        options = EngineOptions(defines=opts.defines, compile_args=args, headers=headers)
+        try:
+            key = Path(os.path.abspath(path)).relative_to(base).as_posix()
+        except ValueError:
+            key = str(path)
+        for line in explain_branches(data, key, opts.target, options):
             click.echo(line)
+
+
+def _project_headers(config: Any, opts: Any, compile_db: Any) -> tuple[Any, Path]:
+    """The project's files under its root, for the model to follow #include into (as a
+    run over the whole project would)."""
+    from hipport.project import discover
+    from hipport.runner.project_macros import project_headers
+
+    # the configuration's directory, else where the command runs (a project's root, as a
+    # run over `.` would take it)
+    root = Path(config.root) if config.source is not None else Path.cwd()
+    discovery = discover([root], suffixes=opts.suffixes)
+    work = [f for f in discovery.files if f.kind != "other"]
+    base = Path(os.path.abspath(discovery.base))
+    headers = project_headers(
+        work, discovery.base, opts.target, opts.defines, compile_db, opts.max_file_size
+    )
+    return headers, base
 
 
 def _show_settings(config: Any, values: dict[str, Any], select: Any, ignore: Any) -> None:
