@@ -44,6 +44,14 @@ def read_source(path: Path, max_size: int = DEFAULT_MAX_FILE_SIZE) -> bytes:
         data = fh.read(max_size + 1)
     if len(data) > max_size:
         raise SkipFile(f"larger than {max_size // (1024 * 1024)} MiB (grew while read)")
+    return given_source(data, max_size)
+
+
+def given_source(data: bytes, max_size: int = DEFAULT_MAX_FILE_SIZE) -> bytes:
+    """Source bytes given, not read (standard input), with read_source's checks; the last
+    of them for a file read_source has read."""
+    if len(data) > max_size:
+        raise SkipFile(f"larger than {max_size // (1024 * 1024)} MiB ({len(data)} bytes)")
     if b"\0" in data:
         raise SkipFile("binary file (contains NUL bytes)")
     return data

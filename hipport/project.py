@@ -270,10 +270,28 @@ def discover(
         if not stat.S_ISREG(mode):
             skipped.append(Skipped(path, "not a regular file"))
             continue
-        kind = classify(path.name, suffixes)
-        kind = "source" if kind == "other" else kind
-        files.setdefault(rel, ProjectFile(path, rel, kind, named=True))
+        files.setdefault(rel, ProjectFile(path, rel, _named_kind(path.name, suffixes), True))
     return Discovery(base, _one_per_real_file(files, skipped, base), skipped, stale)
+
+
+def given_file(
+    path: Path, *, exclude: list[str] | None = None, suffixes: tuple[str, ...] = SOURCE_SUFFIXES
+) -> Discovery:
+    """What discover([path]) finds for a file named on the command line, for a source
+    given by its bytes (standard input): `path` is what it stands for, and need not exist;
+    nothing is read."""
+    path = Path(os.path.abspath(path))
+    base = path.parent
+    rel = _rel(path, base)
+    if exclude and _matches(rel, list(exclude)):
+        return Discovery(base, [], [])
+    return Discovery(base, [ProjectFile(path, rel, _named_kind(path.name, suffixes), True)], [])
+
+
+def _named_kind(name: str, suffixes: tuple[str, ...]) -> str:
+    """A file named on the command line is translated whatever its suffix."""
+    kind = classify(name, suffixes)
+    return "source" if kind == "other" else kind
 
 
 def _one_per_real_file(

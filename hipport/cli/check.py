@@ -27,19 +27,22 @@ def _load_config(paths: tuple[Path, ...]):
     return load_config_for(list(paths))
 
 
-def _run(paths: tuple[Path, ...], config, values: dict[str, Any]):
+def _run(paths: tuple[Path, ...], config, values: dict[str, Any], given=None):
+    """The run over `paths`; `given` (a GivenSource, standard input): the one source, by
+    content, run as that file named on the command line would be."""
     from hipport.runner import run_paths
 
     # lexists: a symlink loop or a dangling link named here is a finding, not "missing"
-    missing = [str(p) for p in paths if not os.path.lexists(p)]
+    missing = [str(p) for p in paths if not os.path.lexists(p)] if given is None else []
     if missing:
         raise click.UsageError(
             f"no such file or directory: {', '.join(missing)}{dash_hint(missing)}"
         )
     opts = run_options(values, config)
     opts.progress = False
+    opts.given = given
     # Only files named (as pre-commit passes them): read those and the cached project index.
-    opts.index_only_cached = all(p.is_file() for p in paths)
+    opts.index_only_cached = given is not None or all(p.is_file() for p in paths)
     # the report reads results one at a time from the cache: memory stays flat with the tree
     opts.stream_results = True
     return run_paths(list(paths), config, opts)
@@ -142,27 +145,27 @@ def check(
     if fail_on not in FAIL_LEVELS:
         raise click.UsageError(f"fail-on must be one of {', '.join(FAIL_LEVELS)}, not {fail_on!r}")
     baseline = load_baseline(baseline_file, no_baseline, config)
+    given = None
     if from_stdin:
-        opts = run_options(values, config)
-        result = out.stdin_result(
-            stdin_path, stdin_data, config.root, config, opts.target, opts.defines
-        )
-        summary, run_target = [result], opts.target
-    else:
-        summary = _run(paths, config, values)
-        run_target = summary.target
+        from hipport.runner import GivenSource
+
+        given = GivenSource(stdin_path, stdin_data)
+        paths = (Path(stdin_filename or os.path.relpath(stdin_path)),)  # as messages name it
+    summary = _run(paths, config, values, given)
     report = build_report(
         summary,
-        run_target,
+        summary.target,
         root=str(config.root),
         selection=selection(config, select, ignore),
         baseline=baseline,
     )
     to_terminal = output is None and sys.stdout.isatty()
     options = out.render_options(values, fail_on, statistics, to_terminal)
-    if from_stdin:
-        relpath = result.path
-        options = replace(options, sources=lambda p: stdin_data if p == relpath else None)
+    if given is not None:  # the renderers show its lines from the bytes given
+        from hipport.policy import inputs_from
+
+        shown = {item.relpath for item in inputs_from(summary)}
+        options = replace(options, sources=lambda p: stdin_data if p in shown else None)
     out.write_reports(report, targets, options)
     return 0 if exit_zero else exit_code(report.findings, fail_on)
 

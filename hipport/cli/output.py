@@ -243,37 +243,3 @@ def read_stdin_source(stdin_filename: str | None) -> tuple[Path, bytes]:
     name = Path(stdin_filename) if stdin_filename else Path("stdin.cu")
     data = sys.stdin.buffer.read()
     return Path(os.path.abspath(name)), data
-
-
-def stdin_result(
-    path: Path, data: bytes, root: Path, config: Any, target: Any, defines: tuple[str, ...] = ()
-) -> Any:
-    """Translate one source from standard input as if it were `path` in the project: the
-    project's configuration, and the names it defines elsewhere as the cached index of the
-    last run on the tree knows them (as for a pre-commit run on one file)."""
-    from hipport import cache
-    from hipport.engine import EngineOptions, TranslationResult, translate_source
-    from hipport.policy import apply_project_filters
-    from hipport.runner import FileOutcome
-    from hipport.runner.project_names import shipped_headers
-
-    try:
-        relpath = path.relative_to(Path(os.path.abspath(root))).as_posix()
-    except ValueError:
-        relpath = path.name
-    if relpath.endswith(("CMakeLists.txt", ".cmake")):
-        from hipport.cmake import translate_cmake
-
-        cm = translate_cmake(data, relpath)
-        return TranslationResult(relpath, data, cm.output, cm.edits, cm.findings)
-    options = EngineOptions(
-        user_renames=config.renames, disabled_mappings=config.disabled_mappings, defines=defines
-    )
-    result = translate_source(data, relpath, target, options)
-    index = cache.load_index(config.root)
-    names = frozenset(n for _, _, defined in index.values() for n in defined)
-    outcome = FileOutcome(path, relpath, "source", "changed" if result.changed else "unchanged")
-    outcome.result = result
-    shipped = shipped_headers(config.root, [outcome], frozenset(index) | {relpath})
-    apply_project_filters([outcome], names | result.defined_names, config, shipped)
-    return outcome.result

@@ -23,7 +23,7 @@ import hipport.runner.wire as wire
 from hipport.collector import collector_paused
 from hipport.engine import TranslationResult, translate_source
 from hipport.findings import SKIPPED_PREFIX
-from hipport.fsio import SkipFile, read_source
+from hipport.fsio import SkipFile, given_source, read_source
 from hipport.options import EngineOptions
 from hipport.project import skip_reason
 from hipport.runner.outcome import FileInfo, FileKind
@@ -49,6 +49,7 @@ class WorkItem:
     kind: FileKind
     options: EngineOptions | None
     max_size: int
+    data: bytes | None = None  # the source itself, given (standard input): `path` is not read
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +89,11 @@ def process(item: WorkItem, setup: WorkerSetup) -> WorkResult:
         # would, so the time-limit tests need no slow file. Never set it in real use.
         time.sleep(float(stall[2]))
     try:
-        st = os.stat(item.path)
-        data = read_source(Path(item.path), item.max_size)
+        if item.data is None:
+            st: os.stat_result | None = os.stat(item.path)
+            data = read_source(Path(item.path), item.max_size)
+        else:  # given, not read: no stat, so the cache never records it
+            st, data = None, given_source(item.data, item.max_size)
     except SkipFile as exc:
         return WorkResult(item.relpath, error=f"{SKIPPED_PREFIX}{exc}")
     except OSError as exc:
@@ -171,6 +175,8 @@ def execute(
 
 
 def _small(item: WorkItem) -> bool:
+    if item.data is not None:
+        return len(item.data) <= IN_PROCESS_MAX_BYTES
     try:
         return os.stat(item.path).st_size <= IN_PROCESS_MAX_BYTES
     except OSError:

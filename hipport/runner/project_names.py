@@ -21,11 +21,12 @@ class ProjectIndex:
 
 
 def project_index(
-    config: Config, outcomes: dict[str, FileOutcome], use_cache: bool
+    config: Config, outcomes: dict[str, FileOutcome], use_cache: bool, save: bool = True
 ) -> ProjectIndex:
     """Names the project defines and files it has anywhere: this run's files, plus the
     cached index of the rest of the project (so a run on one file, as in pre-commit, sees
-    them too)."""
+    them too). `save=False` (a source given by content): this run's names replace the
+    file's in memory only, and count even when no such file exists."""
     from hipport import cache as cache_mod
 
     index = cache_mod.load_index(config.root) if use_cache else {}
@@ -43,13 +44,13 @@ def project_index(
         if known is not None and known[2] == defined:
             continue  # the stat in the index is informative only: same names, no rewrite
         st = _stat(outcome.path)
-        if st is None:
+        if st is None and save:
             continue
-        entry = (st.st_size, st.st_mtime_ns, defined)
+        entry = (st.st_size, st.st_mtime_ns, defined) if st is not None else (0, 0, defined)
         if index.get(key) != entry:
             index[key] = entry
             changed = True
-    if use_cache and changed:
+    if use_cache and save and changed:
         try:
             cache_mod.save_index(config.root, index)
         except OSError:

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import hipport.runner.cached as cached
 import hipport.runner.pool as pool
@@ -18,9 +19,12 @@ from hipport.policy import apply_project_filters
 from hipport.preprocess import ProjectHeaders
 from hipport.project import (
     SOURCE_SUFFIXES,
+    Discovery,
     EmptyRun,
+    ProjectFile,
     classify,
     discover,
+    given_file,
     remove_stale_temps,
     stale_temps_kept,
 )
@@ -33,6 +37,19 @@ from hipport.runner.project_names import project_index, shipped_headers
 from hipport.runner.renames import follow_renames_in_cmake, include_renames, output_relpath
 from hipport.runner.spill import Spill, spilled_outcome
 from hipport.target import Target
+
+if TYPE_CHECKING:
+    from hipport.cache import Manifest
+
+
+@dataclass(frozen=True, slots=True)
+class GivenSource:
+    """A source given by its bytes, not read from disk (`check -`, standard input), and
+    the path it stands for (absolute; it need not exist): it takes the run's one per-file
+    pipeline as that file named on the command line would, never the cache."""
+
+    path: Path
+    data: bytes
 
 
 @dataclass
@@ -66,6 +83,7 @@ class RunOptions:
     # True (translate -o / --in-place): remove the temporary files of dead runs discovery
     # found. A run that writes nothing (check) deletes nothing: it only names them.
     clean_stale_temps: bool = False
+    given: GivenSource | None = None  # the one source of the run, by content (stdin)
 
 
 def options_key(
@@ -117,34 +135,81 @@ def run_paths(
     opts: RunOptions,
     on_progress: Callable[[int, int], None] | None = None,
 ) -> RunSummary:
+    """One run, in four phases: discover (read only) -> plan (per-file work, cache hits)
+    -> execute (the per-file pipeline, in the pool or this process) -> finalize (the
+    project-wide filters, the summary). A source given by content (`opts.given`, standard
+    input) takes the same four phases as a file named on the command line."""
+    start = time.perf_counter()
+    found = discover_files(paths, config, opts)
+    if opts.clean_stale_temps:  # a writing run's job, never discovery's
+        found.discovery.skipped.extend(remove_stale_temps(found.discovery.stale_temps))
+    else:
+        found.discovery.skipped.extend(stale_temps_kept(found.discovery.stale_temps))
+    plan = plan_run(found, config, opts)
+    execute(plan, opts, on_progress)
+    return finalize(paths, found, plan, config, opts, start)
+
+
+@dataclass
+class Found:
+    """What discovery found, after the configuration's include/exclude: `files` in the
+    run's order, `work` the ones to translate (not OTHER)."""
+
+    discovery: Discovery
+    files: list[ProjectFile]
+    work: list[ProjectFile]
+
+
+@dataclass
+class Plan:
+    """What execute needs: the shared setup, a WorkItem per file to translate (`todo`),
+    the outcomes known already (cache hits), and where results go (cache, spill)."""
+
+    setup: WorkerSetup
+    todo: list[WorkItem]
+    outcomes: dict[str, FileOutcome]
+    by_rel: dict[str, ProjectFile]
+    out_rel: dict[str, str]
+    manifest: Manifest | None
+    spill: Spill | None
+    lazy: bool
+
+
+def discover_files(paths: list[Path], config: Config, opts: RunOptions) -> Found:
+    """The files of the run; reads the tree, changes nothing."""
+    if opts.given is not None:
+        discovery = given_file(opts.given.path, exclude=opts.exclude, suffixes=opts.suffixes)
+    else:
+        discovery = discover(
+            paths,
+            include=opts.include,
+            exclude=opts.exclude,
+            suffixes=opts.suffixes,
+            with_other=opts.with_other,
+        )
+    files = apply_config_patterns(discovery.files, config, opts.with_other, opts.force_exclude)
+    note_inputs(f.path for f in files)  # no report or output may replace one of them
+    return Found(discovery, files, [f for f in files if f.kind != FileKind.OTHER])
+
+
+def plan_run(found: Found, config: Config, opts: RunOptions) -> Plan:
+    """One WorkItem per file to translate, with its own engine options; a file the cache
+    knows unchanged gets its outcome now."""
     from hipport import cache as cache_mod
     from hipport.tables.model import mappings_digest, mappings_dir
 
-    start = time.perf_counter()
-    discovery = discover(
-        paths,
-        include=opts.include,
-        exclude=opts.exclude,
-        suffixes=opts.suffixes,
-        with_other=opts.with_other,
-    )
-    if opts.clean_stale_temps:
-        discovery.skipped.extend(remove_stale_temps(discovery.stale_temps))
-    else:
-        discovery.skipped.extend(stale_temps_kept(discovery.stale_temps))
-    found = apply_config_patterns(discovery.files, config, opts.with_other, opts.force_exclude)
-    work = [f for f in found if f.kind != FileKind.OTHER]
-    note_inputs(f.path for f in found)  # no report or output may replace one of them
+    work = found.work
     renames = include_renames(work, opts.rename_suffix)
     compile_db = load_compile_commands(opts.compile_commands, config.root)
     headers = project_headers(
-        work, discovery.base, opts.target, opts.defines, compile_db, opts.max_file_size
+        work, found.discovery.base, opts.target, opts.defines, compile_db, opts.max_file_size
     )
     manifest = None
     # A run on a few named files (the pre-commit hook) reads only those files and the
     # project index: loading and rewriting the whole tree's result manifest would cost
-    # more than translating the files themselves.
-    if opts.use_cache and not opts.index_only_cached:
+    # more than translating the files themselves. A given source is never cached: its
+    # bytes are not the file's.
+    if opts.use_cache and not opts.index_only_cached and opts.given is None:
         manifest = cache_mod.open_manifest(
             config.root,
             options_key(opts, config, renames, headers),
@@ -159,9 +224,12 @@ def run_paths(
         opts.target, _engine_options(opts, config, renames, headers), packed=spill is not None
     )
     out_rel = {f.relpath: output_relpath(f.relpath, f.kind, opts.rename_suffix) for f in work}
+    given = opts.given.data if opts.given is not None else None
     for f in work:
         per_file = per_file_options(setup.options, f, config, compile_db)
-        item = WorkItem(str(f.path), f.relpath, FileKind(f.kind), per_file, opts.max_file_size)
+        item = WorkItem(
+            str(f.path), f.relpath, FileKind(f.kind), per_file, opts.max_file_size, given
+        )
         outcome = None
         if manifest is not None:
             outcome = cached.from_cache(manifest, f, item, out_rel[f.relpath], setup, lazy)
@@ -169,15 +237,24 @@ def run_paths(
             outcomes[f.relpath] = outcome
             continue
         todo.append(item)
-    items = {item.relpath: item for item in todo}
+    by_rel = {f.relpath: f for f in work}
+    return Plan(setup, todo, outcomes, by_rel, out_rel, manifest, spill, lazy)
+
+
+def execute(
+    plan: Plan, opts: RunOptions, on_progress: Callable[[int, int], None] | None = None
+) -> None:
+    """Run the per-file pipeline (hipport.runner.pool.process) on every planned item, in
+    the pool or in this process, and keep each result: in memory, in the cache or spilled."""
+    outcomes, out_rel, manifest, spill = plan.outcomes, plan.out_rel, plan.manifest, plan.spill
+    items = {item.relpath: item for item in plan.todo}
     done = len(outcomes)
-    total = len(work)
+    total = len(plan.by_rel)
     if on_progress:
         on_progress(done, total)
-    by_rel = {f.relpath: f for f in work}
-    for done_item in pool.execute(todo, opts.jobs, setup, opts.time_limit):
+    for done_item in pool.execute(plan.todo, opts.jobs, plan.setup, opts.time_limit):
         relpath, result = done_item.relpath, done_item.result
-        f = by_rel[relpath]
+        f = plan.by_rel[relpath]
         done += 1
         if on_progress:
             on_progress(done, total)
@@ -198,29 +275,38 @@ def run_paths(
             and not result.error
         ):
             stored = cached.store(manifest, f, done_item.stat, result)
-            if stored is not None and lazy and opts.stream_results:
+            if stored is not None and plan.lazy and opts.stream_results:
                 digest, info = stored
                 outcome = cached.lazy_outcome(
-                    manifest, f, digest, info, items[relpath], out_rel[relpath], setup, False
+                    manifest, f, digest, info, items[relpath], out_rel[relpath], plan.setup, False
                 )
         outcomes[relpath] = outcome
-    for f in found:
+
+
+def finalize(
+    paths: list[Path], found: Found, plan: Plan, config: Config, opts: RunOptions, start: float
+) -> RunSummary:
+    """The run's files in order, with what the project as a whole makes moot filtered
+    out (names it defines, headers it ships, per-path ignores), and the summary."""
+    outcomes, discovery = plan.outcomes, found.discovery
+    for f in found.files:
         if f.kind == FileKind.OTHER:
             outcomes[f.relpath] = FileOutcome(
                 f.path, f.relpath, FileKind.OTHER, FileStatus.COPIED, out_relpath=f.relpath
             )
     follow_renames_in_cmake(outcomes)
-    index = project_index(config, outcomes, opts.use_cache)
+    # a given source's names count for this run only: its bytes are not the file's
+    index = project_index(config, outcomes, opts.use_cache, save=opts.given is None)
     names = index.names
-    files = [outcomes[f.relpath] for f in found]
+    files = [outcomes[f.relpath] for f in found.files]
     skipped = _unreadable(discovery.skipped, discovery.base, opts.suffixes, files)
     if not opts.allow_empty and not any(f.kind != FileKind.OTHER for f in files):
         raise EmptyRun(paths, discovery.skipped)
     shipped = shipped_headers(config.root, files, index.files)
     apply_project_filters(files, names, config, shipped)
-    if manifest is not None:
+    if plan.manifest is not None:
         try:
-            manifest.save()
+            plan.manifest.save()
         except OSError:
             pass  # a read-only cache only costs speed
     return RunSummary(
