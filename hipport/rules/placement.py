@@ -52,7 +52,10 @@ def insertion_point(ctx: Context) -> int | None:
 
 def needs_newline(ctx: Context, pos: int) -> bool:
     """Text inserted at `pos` must start with a line break: `pos` is not at a line start
-    (after a comment's `*/`, or at the end of a last line without one)."""
+    (after a comment's `*/`, or at the end of a last line without one); right after a
+    leading byte order mark is a line start."""
+    if pos == 3 and ctx.source.startswith(b"\xef\xbb\xbf"):
+        return False
     return pos > 0 and ctx.source[pos - 1 : pos] not in (b"\n", b"\r")
 
 
