@@ -5,6 +5,8 @@ The public API (imported lazily, so `hipport --help` stays fast):
     translate_source(source: bytes, path: str, target: Target, options=None) -> TranslationResult
     Target, Version                         what a translation aims at
     load_tables(), resolve(tables, name, target)   the mapping tables
+    load_mappings(directory=None), Mappings  every versioned fact of one mappings directory
+                                            (EngineOptions(mappings=...) for a run)
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ _EXPORTS = {
     "EngineOptions": "hipport.engine",
     "TranslationResult": "hipport.engine",
     "load_tables": "hipport.tables",
+    "load_mappings": "hipport.mappings",
+    "Mappings": "hipport.mappings",
     "resolve": "hipport.tables",
     "Status": "hipport.tables",
     "Finding": "hipport.findings",

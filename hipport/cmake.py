@@ -16,14 +16,18 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from hipport.catalogue import ARCHITECTURE, UNTRANSLATABLE
 from hipport.edits import Edit, apply
-from hipport.facts import cmake_vocabulary
 from hipport.findings import Finding, Location, RuleInfo
 
+if TYPE_CHECKING:
+    from hipport.facts import CMakeVocabulary
+    from hipport.mappings import Mappings
+
 # The CMake vocabulary (variables, properties, imported targets, FindCUDA's commands, nvcc
-# options) is data: mappings/cmake.tsv, read through hipport.facts.cmake_vocabulary().
+# options) is data: mappings/cmake.tsv, read through Mappings.cmake (hipport.mappings).
 PROPERTY_COMMANDS = {
     "set_target_properties",
     "set_property",
@@ -211,6 +215,7 @@ class _Context:
     source: bytes
     path: str
     commands: list[Command]
+    vocab: CMakeVocabulary
     edits: list[Edit] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
 
@@ -326,7 +331,7 @@ def _minimum_version(ctx: _Context) -> None:
             continue
         version = command.args[1]
         numbers = re.match(rb"(\d+)\.(\d+)", version.value)
-        if numbers and (int(numbers[1]), int(numbers[2])) < cmake_vocabulary().hip_min_cmake:
+        if numbers and (int(numbers[1]), int(numbers[2])) < ctx.vocab.hip_min_cmake:
             ctx.report(
                 UNTRANSLATABLE,
                 version.start,
@@ -350,7 +355,11 @@ def _variables(ctx: _Context) -> None:
             if arg.kind == "bracket":
                 continue
             exact = not _is_prose(command)
-            if exact and command.name not in PROPERTY_COMMANDS and _legacy_name(arg.value):
+            if (
+                exact
+                and command.name not in PROPERTY_COMMANDS
+                and _text(arg.value) in ctx.vocab.legacy_variables
+            ):
                 _report_variable(ctx, arg.value, arg.value_start, arg.end)
                 continue
             if exact and _CUDA_VARIABLE.fullmatch(arg.value):
@@ -361,18 +370,14 @@ def _variables(ctx: _Context) -> None:
                 start = arg.value_start + ref.start(1)
                 if _CUDA_VARIABLE.fullmatch(name):
                     _variable(ctx, name, start, start + len(name))
-                elif name in cmake_vocabulary().legacy_variables:
+                elif name in ctx.vocab.legacy_variables:
                     _report_variable(ctx, name, start, start + len(name))
         _architecture_values(ctx, command)
         _nvcc_flags(ctx, command)
 
 
-def _legacy_name(value: bytes) -> bool:
-    return _text(value) in cmake_vocabulary().legacy_variables
-
-
 def _variable(ctx: _Context, name: bytes, start: int, end: int) -> None:
-    hip = cmake_vocabulary().variables.get(_text(name))
+    hip = ctx.vocab.variables.get(_text(name))
     if hip is not None:
         ctx.replace(start, end, hip.encode(), "cmake-variable")
     else:
@@ -384,11 +389,11 @@ def _report_variable(ctx: _Context, name: bytes, start: int, end: int) -> None:
     if text.startswith("CUDAToolkit_"):
         why = "find_package(CUDAToolkit) becomes find_package(hip), which does not set it"
         hint = "use hip_* results (hip_FOUND, hip_VERSION) or drop the check"
-    elif text in cmake_vocabulary().legacy_variables:
+    elif text in ctx.vocab.legacy_variables:
         why = "it belongs to the legacy FindCUDA module"
         hint = "port to CMake's HIP language and imported targets"
     else:
-        why = cmake_vocabulary().variable_hints.get(text, "CMake has no HIP twin for it")
+        why = ctx.vocab.variable_hints.get(text, "CMake has no HIP twin for it")
         hint = "decide the HIP equivalent by hand"
     ctx.report(UNTRANSLATABLE, start, end, f"{text} not translated: {why}", api=text, hint=hint)
 
@@ -434,24 +439,21 @@ def _check_architectures(ctx: _Context, values: list[Arg]) -> None:
         start,
         end,
         f"CUDA architecture {shown!r} kept as a HIP architecture: AMD GPUs need gfx targets, "
-        f"e.g. {cmake_vocabulary().architecture_suggestion}",
-        hint=f"set it to AMD targets such as {cmake_vocabulary().architecture_suggestion}",
+        f"e.g. {ctx.vocab.architecture_suggestion}",
+        hint=f"set it to AMD targets such as {ctx.vocab.architecture_suggestion}",
     )
 
 
 def _nvcc_flags(ctx: _Context, command: Command) -> None:
     name, values = _set_values(command)
-    if _text(name) not in cmake_vocabulary().flag_variables:
+    if _text(name) not in ctx.vocab.flag_variables:
         return
     for arg in values:
         if arg.kind == "bracket":
             continue
         for word in re.split(rb"[\s;]+", arg.value):
             flag = _text(word)
-            if any(
-                flag == f or flag.startswith((f + "=", f + " "))
-                for f in cmake_vocabulary().nvcc_flags
-            ):
+            if any(flag == f or flag.startswith((f + "=", f + " ")) for f in ctx.vocab.nvcc_flags):
                 ctx.report(
                     UNTRANSLATABLE,
                     arg.start,
@@ -464,7 +466,7 @@ def _nvcc_flags(ctx: _Context, command: Command) -> None:
 
 def _properties(ctx: _Context) -> None:
     """CUDA_* target properties with a HIP twin are renamed; LANGUAGE CUDA becomes HIP."""
-    vocab = cmake_vocabulary()
+    vocab = ctx.vocab
     for command in ctx.commands:
         if command.name not in PROPERTY_COMMANDS:
             continue
@@ -542,7 +544,7 @@ def _link_targets(ctx: _Context) -> dict[str, tuple[int, int]]:
 def _link_target(
     ctx: _Context, target: str, start: int, end: int, packages: dict[str, tuple[int, int]]
 ) -> None:
-    vocab = cmake_vocabulary()
+    vocab = ctx.vocab
     if target in vocab.link_targets:
         hip, package = vocab.link_targets[target]
         ctx.replace(start, end, hip.encode(), "cmake-link-target")
@@ -599,7 +601,7 @@ def _packages(ctx: _Context, libraries: dict[str, tuple[int, int]]) -> None:
                 "legacy FindCUDA (find_package(CUDA)) is not translated",
                 hint="port to enable_language(HIP) and find_package(hip)",
             )
-        elif command.name in cmake_vocabulary().legacy_commands:
+        elif command.name in ctx.vocab.legacy_commands:
             ctx.report(
                 UNTRANSLATABLE,
                 command.start,
@@ -734,12 +736,17 @@ def _language_generators(ctx: _Context) -> None:
 # --------------------------------------------------------------------------- driver
 
 
-def translate_cmake(source: bytes, path: str) -> CMakeResult:
-    """Translate one CMakeLists.txt or *.cmake file from CUDA to HIP (pure)."""
+def translate_cmake(source: bytes, path: str, mappings: Mappings | None = None) -> CMakeResult:
+    """Translate one CMakeLists.txt or *.cmake file from CUDA to HIP (pure). `mappings`:
+    the run's (its CMake vocabulary); None: the package's mappings/."""
+    if mappings is None:
+        from hipport.mappings import load_mappings
+
+        mappings = load_mappings()
     try:
         commands = parse_commands(source)
     except CMakeSyntaxError as error:
-        ctx = _Context(source, path, [])
+        ctx = _Context(source, path, [], mappings.cmake)
         ctx.report(
             UNTRANSLATABLE,
             error.offset,
@@ -748,7 +755,7 @@ def translate_cmake(source: bytes, path: str) -> CMakeResult:
             hint="fix the syntax so CMake itself can read the file",
         )
         return CMakeResult(source, [], ctx.findings)
-    ctx = _Context(source, path, commands)
+    ctx = _Context(source, path, commands, mappings.cmake)
     if _languages(ctx):
         _minimum_version(ctx)
     _variables(ctx)

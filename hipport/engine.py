@@ -21,6 +21,7 @@ from hipport.catalogue import SEMANTIC_PARSE_ERROR
 from hipport.edits import Edit, OverlappingEdits, apply, compose, normalize
 from hipport.findings import Finding, Use
 from hipport.lexer import LexError, Tokens, lex, might_need_translation
+from hipport.mappings import Mappings, load_mappings
 from hipport.options import EngineOptions
 from hipport.rules import (
     Context,
@@ -35,7 +36,6 @@ from hipport.rules import (
 from hipport.rules.branches import only_live
 from hipport.rules.declared import names_defined_by
 from hipport.semantic import analyze
-from hipport.tables import load_tables
 from hipport.target import Target
 
 __all__ = [
@@ -90,7 +90,8 @@ def _translate(
     source: bytes, path: str, target: Target, options: EngineOptions
 ) -> TranslationResult:
     if not might_need_translation(source):  # .hip files too: a half-ported one is finished
-        return TranslationResult(path, source, source, defined_names=_safe_defined(source, path))
+        defined = _safe_defined(source, path, options.mappings)
+        return TranslationResult(path, source, source, defined_names=defined)
     try:
         tokens = lex(source, path)
     except LexError as exc:
@@ -148,10 +149,10 @@ def _run_rules(source: bytes, ctx: Context) -> TranslationResult:
 def _context(
     source: bytes, tokens: Tokens, path: str, target: Target, options: EngineOptions
 ) -> Context:
-    tables = options.tables or load_tables()
-    ctx = Context(source, tokens, path, target, tables, options, vocabulary=vocabulary())
+    mappings = options.mappings or load_mappings()
+    ctx = Context(source, tokens, path, target, mappings, options, vocabulary=vocabulary(mappings))
     # the directive lines are found once per file, for this and for every rule
-    ctx.defined = names_defined_by(tokens, ctx.directives)
+    ctx.defined = names_defined_by(tokens, ctx.directives, mappings.gate.macro_names)
     return ctx
 
 
@@ -284,10 +285,11 @@ def defined_names(source: bytes, path: str) -> frozenset[str]:
     return _safe_defined(source, path)
 
 
-def _safe_defined(source: bytes, path: str) -> frozenset[str]:
+def _safe_defined(source: bytes, path: str, mappings: Mappings | None = None) -> frozenset[str]:
     if not might_need_translation(source):
         return frozenset()
     try:
-        return names_defined_by(lex(source, path))
+        macros = mappings.gate.macro_names if mappings is not None else None
+        return names_defined_by(lex(source, path), nvcc_macros=macros)
     except LexError:
         return frozenset()

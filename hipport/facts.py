@@ -1,31 +1,29 @@
-"""The versioned facts of mappings/ beside the API-name tables, loaded once per process on
-first use and answered for a target ROCm release:
+"""The versioned facts of mappings/ beside the API-name tables, answered for a target ROCm
+release (hipport.mappings.Mappings reads each once per mappings directory, on first use):
 
+- the gate's facts: CUDA device functions, attributes, default arguments and predefined
+  macros HIP lacks, with their evidence (HIP112, HIP113, HIP115), and the kinds of the
+  headers NVIDIA ships (HIP110);
 - hipDeviceProp_t's fields per sampled ROCm release, and the cudaDeviceProp fields HIP may
   lack with what HIP offers instead (HIP108);
 - the cooperative-groups features HIP lacks, with the releases known to lack or have them
   (HIP107);
 - the CMake vocabulary the build-file translation renames or reports.
 
-The files and their columns are described in mappings/README.md; tools/build_facts.py
-builds them from ../shared/data and the reviewed inputs in tools/.
+The files and their columns are described in mappings/README.md; tools/build_facts.py and
+tools/build_gate_facts.py build them from ../shared/data and the reviewed inputs in tools/.
+Each builder here takes the rows of its files (hipport.tsv.read_tsv) and reads nothing.
 """
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
-from functools import cache, cached_property
-from pathlib import Path
+from functools import cached_property
 
-from hipport.tables.model import mappings_dir
-from hipport.target import Version
+from hipport.findings import Severity
+from hipport.target import Target, Version
 
-
-def _rows(name: str, directory: Path | None = None) -> list[dict[str, str]]:
-    path = (directory or mappings_dir()) / name
-    with path.open(encoding="utf-8", newline="") as fh:
-        return list(csv.DictReader(fh, delimiter="\t"))
+Rows = list[dict[str, str]]
 
 
 def _line(version: Version) -> tuple[int, int]:
@@ -79,16 +77,13 @@ class DeviceProps:
         return FieldAbsence(certain, checked, after[0] if after else None)
 
 
-@cache
-def device_props(directory: Path | None = None) -> DeviceProps:
+def device_props(hip_fields: Rows, cuda_fields: Rows) -> DeviceProps:
+    """From hip_device_prop_fields.tsv and cuda_device_prop_fields.tsv."""
     present: dict[str, frozenset[Version]] = {}
-    for row in _rows("hip_device_prop_fields.tsv", directory):
+    for row in hip_fields:
         present[row["field"]] = frozenset(Version.parse(r) for r in row["present_in"].split(","))
     releases = tuple(sorted({r for rs in present.values() for r in rs}))
-    cuda = {
-        row["cuda_field"]: row["alternative"] or None
-        for row in _rows("cuda_device_prop_fields.tsv", directory)
-    }
+    cuda = {row["cuda_field"]: row["alternative"] or None for row in cuda_fields}
     return DeviceProps(releases, present, cuda)
 
 
@@ -122,10 +117,10 @@ class CooperativeGroups:
     members: dict[str, CgFeature]
 
 
-@cache
-def cooperative_groups(directory: Path | None = None) -> CooperativeGroups:
+def cooperative_groups(rows: Rows) -> CooperativeGroups:
+    """From cooperative_groups.tsv."""
     by_kind: dict[str, dict[str, CgFeature]] = {"header": {}, "name": {}, "member": {}}
-    for row in _rows("cooperative_groups.tsv", directory):
+    for row in rows:
         feature = CgFeature(
             row["name"],
             row["kind"],
@@ -161,9 +156,8 @@ class CMakeVocabulary:
         return frozenset(n for n in self.variables if n.startswith("CMAKE_CUDA_FLAGS"))
 
 
-@cache
-def cmake_vocabulary(directory: Path | None = None) -> CMakeVocabulary:
-    rows = _rows("cmake.tsv", directory)
+def cmake_vocabulary(rows: Rows) -> CMakeVocabulary:
+    """From cmake.tsv."""
 
     def of(kind: str) -> list[dict[str, str]]:
         return [r for r in rows if r["kind"] == kind]
@@ -182,4 +176,82 @@ def cmake_vocabulary(directory: Path | None = None) -> CMakeVocabulary:
         nvcc_flags=tuple(r["cuda"] for r in of("nvcc-flag")),
         architecture_suggestion=settings["architecture_suggestion"],
         hip_min_cmake=(int(major), int(minor)),
+    )
+
+
+# --------------------------------------------------------------------------- the gate
+
+
+@dataclass(frozen=True)
+class GateFact:
+    cuda: str
+    kind: str  # device-function, attribute, default-argument, macro
+    hip_added: Version | None  # the first release whose HIP headers have it (from the scan)
+    checked_absent_in: Version  # the newest release the evidence covers
+    failing_arg_counts: frozenset[int]  # call arities CUDA accepts and HIP rejects
+    hip_min_args: int | None
+    instead: str
+    evidence: str
+
+
+# Kinds of NVIDIA header whose paths ROCm keeps (rocThrust ships thrust/...): not unmapped.
+KEPT_BY_ROCM = frozenset({"thrust"})
+
+
+@dataclass(frozen=True)
+class GateFacts:
+    facts: dict[str, GateFact]  # CUDA name -> its fact
+    header_kinds: dict[str, str]  # header NVIDIA ships -> its kind (toolkit, cub, thrust ...)
+
+    def of_kind(self, kind: str) -> dict[str, GateFact]:
+        return {name: f for name, f in self.facts.items() if f.kind == kind}
+
+    @cached_property
+    def device_apis(self) -> dict[str, GateFact]:
+        """Device functions and attributes HIP lacks (HIP112)."""
+        return {**self.of_kind("device-function"), **self.of_kind("attribute")}
+
+    @cached_property
+    def default_arguments(self) -> dict[str, GateFact]:
+        """Functions whose CUDA default arguments HIP lacks (HIP115)."""
+        return self.of_kind("default-argument")
+
+    @cached_property
+    def macros(self) -> dict[str, GateFact]:
+        """nvcc's predefined macros, which hipcc does not define (HIP113)."""
+        return self.of_kind("macro")
+
+    @cached_property
+    def macro_names(self) -> frozenset[str]:
+        return frozenset(self.macros)
+
+
+def gate_facts(facts: Rows, headers: Rows) -> GateFacts:
+    """From gate_facts.tsv and cuda_headers.tsv."""
+    out = {}
+    for row in facts:
+        out[row["cuda"]] = GateFact(
+            row["cuda"],
+            row["kind"],
+            Version.parse(row["hip_added"]) if row["hip_added"] else None,
+            Version.parse(row["checked_absent_in"]),
+            frozenset(int(n) for n in row["failing_arg_counts"].split(",") if n),
+            int(row["hip_min_args"]) if row["hip_min_args"] else None,
+            row["instead"],
+            row["evidence"],
+        )
+    return GateFacts(out, {r["header"]: r["kind"] for r in headers})
+
+
+def verdict(fact: GateFact, target: Target, newest: Version) -> tuple[Severity, str] | None:
+    """None when the target's HIP has it; else the severity and a note on the evidence."""
+    rocm = target.rocm or newest
+    if fact.hip_added is not None and rocm >= fact.hip_added:
+        return None
+    if rocm <= fact.checked_absent_in:
+        return Severity.ERROR, ""
+    return (
+        Severity.WARNING,
+        f" (checked absent in HIP {fact.checked_absent_in}; no evidence covers ROCm {rocm}, "
+        "so check that release's headers)",
     )

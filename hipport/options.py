@@ -1,19 +1,22 @@
-"""What the engine is asked to do with one file, beyond the target: the tables to use, the
-user's renames and switches, the semantic pass. Shared by the engine, the rules (through
-their Context) and the runner, so it sits below all of them."""
+"""What the engine is asked to do with one file, beyond the target: the mappings (every
+versioned fact) to use, the user's renames and switches, the semantic pass. Shared by the
+engine, the rules (through their Context) and the runner, so it sits below all of them."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping as MappingABC
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from hipport.preprocess import ProjectHeaders
-from hipport.tables import Tables
+
+if TYPE_CHECKING:
+    from hipport.mappings import Mappings
 
 
 @dataclass(frozen=True)
 class EngineOptions:
-    tables: Tables | None = None  # None: load_tables()
+    mappings: Mappings | None = None  # None: load_mappings(), the package's mappings/
     user_renames: MappingABC[str, str] = field(default_factory=dict)  # e.g. CUDA_CHECK -> HIP_CHECK
     disabled_mappings: frozenset[str] = frozenset()  # built-in mappings turned off by the user
     project_names: frozenset[str] = frozenset()  # names the user's project defines elsewhere

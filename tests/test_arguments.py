@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from hipport.engine import translate_source
+from hipport.mappings import load_mappings
 from hipport.tables import load_tables
-from hipport.tables.arguments import argument_tables
 from hipport.target import Target
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +45,7 @@ def test_committed_files_equal_the_generator_output(tmp_path):
 def test_every_source_row_is_imported_with_its_function():
     source = _rows(SHARED / "hipify-argument-transforms.tsv")
     assert len(source) == 229
-    table = argument_tables(load_tables().directory)
+    table = load_mappings().arguments
     imported = [r for r in table.rows if r.source == "hipify-argument-transforms.tsv"]
     assert len(imported) == 229
     for src, row in zip(source, imported, strict=True):
@@ -58,7 +58,7 @@ def test_every_source_row_is_imported_with_its_function():
 
 
 def test_every_action_kind_has_pairs_on_both_paths():
-    kinds = {r.action for r in argument_tables(load_tables().directory).rows}
+    kinds = {r.action for r in load_mappings().arguments.rows}
     kinds -= {"type-overload"}  # pinned by tests/cases/engine/types/
     names = {p.stem for p in CASES.glob("*.cu")}
     for kind in sorted(kinds):
@@ -79,7 +79,7 @@ def test_the_hip_path_keeps_the_cudnn_argument_order():
 def test_a_rewrite_follows_the_function_it_was_written_for():
     """cudaGetDriverEntryPoint's added version argument is hipGetProcAddress's: it holds
     only while the call maps to that function."""
-    table = argument_tables(load_tables().directory)
+    table = load_mappings().arguments
     rows = table.rewrites("cudaGetDriverEntryPoint", "hip", "hipGetProcAddress")
     assert [r.action for r in rows] == ["add-const-argument"]
     assert table.rewrites("cudaGetDriverEntryPoint", "hip", "hipGetDriverEntryPoint") == []
@@ -267,7 +267,7 @@ def _expected(rows, n: int, arity: int | None, version: str) -> list[str]:
 
 
 def _row_groups() -> list[tuple[str, str]]:
-    table = argument_tables(load_tables().directory)
+    table = load_mappings().arguments
     return sorted(
         {(r.cuda_function, r.applies_to) for name in table.calls for r in table.calls[name]}
     )
@@ -278,7 +278,7 @@ def test_every_row_is_applied_as_documented(name: str, side: str) -> None:
     tables = load_tables()
     target = Target() if side == "hip" else Target(roc=True)
     res = __import__("hipport.tables", fromlist=["resolve"]).resolve(tables, name, target)
-    table = argument_tables(tables.directory)
+    table = load_mappings(tables.directory).arguments
     from hipport.tables.arguments import side_of
 
     rows = table.rewrites(name, side_of(res.library), res.new_name or name)

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from hipport.facts import CgFeature, cmake_vocabulary, cooperative_groups, device_props
+from hipport.facts import CgFeature
 from hipport.lexer import IDENTIFIER, lex
-from hipport.tables.model import mappings_dir
+from hipport.mappings import load_mappings
 from hipport.target import Version
+from hipport.tsv import mappings_dir
 from tools.build_facts import build_facts, fields_from_header, read_tsv
 
 from .conftest import SHARED_DATA
@@ -66,7 +67,7 @@ def test_cooperative_group_names_missing_in_hip52_are_not_in_its_headers() -> No
         source = header.read_bytes()
         identifiers |= {t.text for t in lex(source, header.name) if t.kind == IDENTIFIER}
     assert {"tiled_partition", "thread_block_tile", "this_thread_block"} <= identifiers
-    facts = cooperative_groups()
+    facts = load_mappings().cooperative_groups
     for feature in (*facts.names.values(), *facts.members.values()):
         if feature.absent_through == Version.parse("5.2"):
             assert feature.name not in identifiers, feature.name
@@ -75,7 +76,7 @@ def test_cooperative_group_names_missing_in_hip52_are_not_in_its_headers() -> No
 
 
 def test_device_prop_lookup_follows_the_release() -> None:
-    facts = device_props()
+    facts = load_mappings().device_props
     assert Version.parse("5.2") in facts.releases and Version.parse("7.2.2") in facts.releases
     # missing in HIP 5.2, there from ROCm 6.2
     old = facts.absence("asyncEngineCount", Version.parse("5.2"))
@@ -103,14 +104,14 @@ def test_cooperative_group_feature_by_release() -> None:
     assert feature.missing(Version.parse("6.3")) is None  # no evidence either way
     assert feature.missing(Version.parse("7.0")) is False
     assert feature.missing(Version.parse("7.2")) is False
-    facts = cooperative_groups()
+    facts = load_mappings().cooperative_groups
     assert facts.names["this_cluster"].unqualified and not facts.names["reduce"].unqualified
     assert "cooperative_groups/reduce.h" in facts.headers
     assert facts.members["num_threads"].instead == "size()"
 
 
 def test_cmake_vocabulary() -> None:
-    vocab = cmake_vocabulary()
+    vocab = load_mappings().cmake
     assert vocab.variables["CMAKE_CUDA_ARCHITECTURES"] == "CMAKE_HIP_ARCHITECTURES"
     assert vocab.link_targets["CUDA::cublas"] == ("roc::hipblas", "hipblas")
     assert vocab.link_targets["CUDA::cudart"] == ("hip::host", None)

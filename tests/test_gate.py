@@ -14,7 +14,7 @@ import pytest
 
 from hipport.catalogue import RULES, Kind, Severity, codes_of
 from hipport.engine import defined_names, translate_source
-from hipport.rules.gate_facts import gate_facts
+from hipport.mappings import load_mappings
 from hipport.target import Target
 
 from .conftest import ROOT, SHARED_DATA
@@ -164,7 +164,7 @@ needs_hipcc = pytest.mark.skipif(
 def test_hip_52_lacks_every_device_fact(tmp_path: Path) -> None:
     """Each device function and attribute listed as absent in HIP 5.2 is rejected by
     Debian's HIP 5.2 compiler, and the control (a function HIP has) is accepted."""
-    facts = [f for f in gate_facts().values() if f.kind in ("device-function", "attribute")]
+    facts = list(load_mappings().gate.device_apis.values())
     facts = [f for f in facts if str(f.checked_absent_in) == "5.2" and f.hip_added is None]
     lines = ["#include <hip/hip_runtime.h>"]
     for i, f in enumerate(facts):
@@ -190,7 +190,7 @@ def test_hip_52_lacks_every_device_fact(tmp_path: Path) -> None:
 
 
 def test_default_argument_facts_name_their_arities() -> None:
-    rows = [f for f in gate_facts().values() if f.kind == "default-argument"]
+    rows = [f for f in load_mappings().gate.facts.values() if f.kind == "default-argument"]
     assert {f.cuda for f in rows} >= {"cudaStreamWaitEvent", "cudaGraphInstantiate"}
     for f in rows:
         assert (

@@ -42,18 +42,19 @@ def case_id(path: Path) -> str:
     return f"{path.parent.name}/{path.stem}"
 
 
-def _tables(edits: dict[str, dict[str, str]]):  # a copy of the real Tables
-    from hipport.tables import load_tables
+def _mappings(edits: dict[str, dict[str, str]]):  # a copy of the real Mappings
+    from hipport.mappings import load_mappings
 
-    real = load_tables()
-    tables = copy.copy(real)
+    mappings = copy.copy(load_mappings())
+    real = mappings.tables
+    tables = mappings.tables = copy.copy(real)
     tables.by_cuda = dict(real.by_cuda)
     for api, fields in edits.items():
         new = {
             k: Version.parse(v) if k.startswith(("hip_", "cuda_")) else v for k, v in fields.items()
         }
         tables.by_cuda[api] = [row._replace(**new) for row in real.by_cuda[api]]
-    return tables
+    return mappings
 
 
 def load(path: Path) -> tuple[str, Target, EngineOptions | None]:
@@ -65,7 +66,7 @@ def load(path: Path) -> tuple[str, Target, EngineOptions | None]:
     opts = config.pop("options", {})
     edits = config.pop("tables_edit", None)
     if edits:
-        opts["tables"] = _tables(edits)
+        opts["mappings"] = _mappings(edits)
     options = EngineOptions(**opts) if opts else None
     return name, Target(**config), options
 

@@ -48,14 +48,16 @@ def show(name: str, fmt: str, **target_values: Any) -> int | None:
     """Show one entry, looked up by its CUDA name, its HIP name or a hipExt name, with every
     version column, what it resolves to for the target, and the argument rewrites that
     apply to its calls; or the rule for a CUDA namespace (cub, cuda, thrust, ...)."""
+    from hipport.mappings import load_mappings
     from hipport.tables import resolve
     from hipport.tables.arguments import namespace_rule, rewrites_for
 
-    tbl = _load()
+    mappings = load_mappings()
+    tbl = mappings.tables
     target = target_from(target_values)
     rows = tbl.find(name)
     ext = tbl.hipext.get(name)
-    namespace = namespace_rule(tbl, name)
+    namespace = namespace_rule(mappings, name)
     if not rows and ext is None and namespace is None:
         close = _close_names(tbl, name)
         hint = f" Did you mean {', '.join(close)}?" if close else ""
@@ -81,7 +83,7 @@ def show(name: str, fmt: str, **target_values: Any) -> int | None:
             "alternative": res.substitute.text() if res.substitute else None,
             "alternative_evidence": res.substitute.evidence if res.substitute else None,
         }
-        entry["argument_rewrites"] = rewrites_for(tbl, row.cuda, target)
+        entry["argument_rewrites"] = rewrites_for(mappings, row.cuda, target)
         entries.append(entry)
     ext_entry = _ext_dict(ext) if ext else None
     if fmt == "json":

@@ -28,9 +28,14 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
+from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from hipport.catalogue import RULE_MODULES, rule_by_code_or_name
 from hipport.rules.context import Context, Rule, RuleResult, Triggers
+
+if TYPE_CHECKING:
+    from hipport.mappings import Mappings
 
 __all__ = [
     "Context",
@@ -72,11 +77,21 @@ def all_rules() -> tuple[Rule, ...]:
     return tuple(load_rule(m) for m in RULE_MODULES)
 
 
-@cache
-def vocabulary() -> frozenset[str]:
+_VOCABULARIES: WeakKeyDictionary[Mappings, frozenset[str]] = WeakKeyDictionary()
+
+
+def vocabulary(mappings: Mappings) -> frozenset[str]:
     """The token texts every rule looks up in Context.code (a rule's optional
-    `vocabulary`), so the index is built for all of them in one pass."""
-    return frozenset().union(*(getattr(rule, "vocabulary", ()) for rule in all_rules()))
+    `vocabulary`: a set, or a function of the mappings for the names their facts list),
+    so the index is built for all of them in one pass. Once per Mappings."""
+    found = _VOCABULARIES.get(mappings)
+    if found is None:
+        words: set[str] = set()
+        for rule in all_rules():
+            vocab = getattr(rule, "vocabulary", ())
+            words.update(vocab(mappings) if callable(vocab) else vocab)
+        found = _VOCABULARIES[mappings] = frozenset(words)
+    return found
 
 
 @cache

@@ -14,7 +14,6 @@ from hipport.findings import Use
 from hipport.rules.names import INCLUDE_GUARDS, PRESERVE
 from hipport.rules.tokens import is_member_or_qualified
 from hipport.tables import Resolution, Status
-from hipport.tables.arguments import argument_tables
 
 if TYPE_CHECKING:
     from hipport.rules.context import Context
@@ -56,7 +55,7 @@ def api_uses(ctx: Context) -> list[ApiUse]:
     toks = ctx.tokens
     texts, starts, ends = toks.texts, toks.starts, toks.ends
     directive_at = ctx.directive_at
-    overloads = argument_tables(ctx.tables.directory).overloads
+    overloads = ctx.mappings.arguments.overloads
     out: list[ApiUse] = []
     for i in ctx.where(names):
         if i in in_include or is_member_or_qualified(toks, i, directive_at):

@@ -14,8 +14,9 @@ parsed safely is left alone and reported with the reason; an argument dropped on
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
-from functools import cached_property
+from typing import TYPE_CHECKING
 
 from hipport.catalogue import ARGUMENTS_NOT_REWRITTEN, DATA_LOSS
 from hipport.edits import Edit
@@ -32,11 +33,12 @@ from hipport.tables.arguments import (
     KERNEL_CAST,
     SYMBOL_WRAPPER,
     ArgumentRewrite,
-    argument_tables,
     describe,
     side_of,
 )
-from hipport.tables.model import mappings_dir
+
+if TYPE_CHECKING:
+    from hipport.mappings import Mappings
 
 _CASTS = ("reinterpret_cast", "static_cast", "const_cast", "(")
 _SIDE_EFFECTS = frozenset({"++", "--", "=", "+=", "-=", "*=", "/=", "|=", "&=", "<<=", ">>="})
@@ -76,14 +78,13 @@ class ArgumentsRule:
     priority = 50
     codes = (DATA_LOSS.code, ARGUMENTS_NOT_REWRITTEN.code)
 
-    @cached_property
-    def vocabulary(self) -> frozenset[str]:
+    def vocabulary(self, mappings: Mappings) -> Collection[str]:
         """The CUDA calls with rewrites (looked up in the shared code-token index)."""
-        return frozenset(argument_tables(mappings_dir()).calls)
+        return mappings.arguments.calls.keys()
 
     def run(self, ctx: Context) -> RuleResult:
         out = RuleResult()
-        table = argument_tables(ctx.tables.directory)
+        table = ctx.mappings.arguments
         if not table.calls or ctx.identifiers.isdisjoint(table.calls):
             return out  # no call of the table in the file: no code index, no Token needed
         texts = ctx.tokens.texts

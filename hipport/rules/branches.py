@@ -33,7 +33,6 @@ from hipport.preprocess import (
     conditionals,
     evaluate,
 )
-from hipport.rules.gate_facts import cuda_header_kinds, facts_of_kind
 from hipport.rules.tokens import Directive
 
 if TYPE_CHECKING:
@@ -190,7 +189,7 @@ def is_cuda_header(ctx: Context, header: str) -> bool:
     """A CUDA header name: in the include map, a known CUDA header, or CUDA-looking."""
     return (
         header in ctx.tables.includes
-        or header in cuda_header_kinds()
+        or header in ctx.mappings.gate.header_kinds
         or CUDA_LOOKING.match(header) is not None
     )
 
@@ -247,7 +246,7 @@ def _branches(ctx: Context) -> Branches:
     if not dirs:
         return Branches((), ())
     # a program that #defines one of nvcc's macros itself decides its value
-    macros = frozenset(facts_of_kind("macro")) - ctx.defined
+    macros = ctx.mappings.gate.macro_names - ctx.defined
     chains: list[Chain] = []
     stack: list[list[Directive]] = []
     for d in dirs:

@@ -1,4 +1,4 @@
-"""What every rule sees (Context: the source, its tokens, the target, the tables and
+"""What every rule sees (Context: the source, its tokens, the target, the mappings and
 options, plus the lookups several rules share, computed once per file), what every rule
 returns (RuleResult: its edits, findings and API uses, as a value) and the Rule protocol."""
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import compress, repeat
 from operator import eq
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from hipport.edits import Edit
 from hipport.findings import RULES, Finding, Location, Severity, Use
@@ -22,6 +22,9 @@ from hipport.rules.tokens import Directive, directives
 from hipport.tables import Resolution, Tables, resolve
 from hipport.target import Target
 from hipport.tokens import IDENTIFIER, Token, Tokens, positions
+
+if TYPE_CHECKING:
+    from hipport.mappings import Mappings
 
 # Up to this many names, Context.where scans the texts once per name (list.index, a few
 # ns a token) rather than testing every token against the set (tens of ns a token).
@@ -35,7 +38,7 @@ class Context:
     tokens: Tokens
     path: str
     target: Target
-    tables: Tables
+    mappings: Mappings  # every versioned fact, from one directory (hipport.mappings)
     options: EngineOptions
     # Filled by the engine from earlier rules / the project index: names defined here.
     defined: frozenset[str] = frozenset()
@@ -47,6 +50,11 @@ class Context:
     # Token texts the rules look up in `code` (their vocabularies), indexed up front.
     vocabulary: frozenset[str] = frozenset()
     _resolutions: dict[str, Resolution] = field(default_factory=dict, repr=False)
+
+    @property
+    def tables(self) -> Tables:
+        """The API-name tables (mappings.tables)."""
+        return self.mappings.tables
 
     @cached_property
     def identifiers(self) -> frozenset[str]:

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from itertools import accumulate, compress, repeat
 from typing import NamedTuple
 
-from hipport.rules.gate_facts import macro_names
 from hipport.rules.tokens import Directive
 from hipport.rules.tokens import directives as find_directives
 from hipport.tokens import COMMENT, IDENTIFIER, KEYWORD, Tokens, positions
@@ -133,7 +133,11 @@ _BEFORE_TYPE = frozenset({";", "{", "}", "(", ",", ")", ">", "<", "::", "#"})
 _OPENS_DECLARATORS = frozenset({"=", ",", ";", "["})
 
 
-def names_defined_by(tokens: Tokens, directives: list[Directive] | None = None) -> frozenset[str]:
+def names_defined_by(
+    tokens: Tokens,
+    directives: list[Directive] | None = None,
+    nvcc_macros: AbstractSet[str] | None = None,
+) -> frozenset[str]:
     """Names the file itself defines: macros (and the configuration macros it only tests
     with #ifdef / #if), functions, types, variables (every declarator of a declaration),
     parameters, members, enumerators, template parameters, typedefs.
@@ -141,21 +145,27 @@ def names_defined_by(tokens: Tokens, directives: list[Directive] | None = None) 
     Good enough to know that a `CUDA_CHECK` macro, a `cudaCheck` function or a
     `cuda_out_buf` variable is the project's own. `directives`: the file's directive lines
     when the caller has them already. nvcc's predefined macros (CUDART_VERSION, ...) tested
-    in an #if are not the program's: they are left out. Directive lines are left out of the
-    code (their tokens would glue onto the code around them).
+    in an #if are not the program's: they are left out (`nvcc_macros`: the run's,
+    Mappings.gate.macro_names; None: those of the package's mappings/, read at the first
+    #if). Directive lines are left out of the code (their tokens would glue onto the code
+    around them).
     """
     if directives is None:
         directives = find_directives(tokens.source, tokens)
-    names = _directive_names(tokens.texts, tokens.kinds, directives)
+    names = _directive_names(tokens.texts, tokens.kinds, directives, nvcc_macros)
     texts, kinds = _code_columns(tokens.texts, tokens.kinds, directives)
     _code_names(texts, kinds, names)
     return frozenset(names)
 
 
-def _directive_names(texts: list[str], kinds: list[str], directives: list[Directive]) -> set[str]:
+def _directive_names(
+    texts: list[str],
+    kinds: list[str],
+    directives: list[Directive],
+    nvcc_macros: AbstractSet[str] | None,
+) -> set[str]:
     """The macros #define makes and the ones #if / #ifdef / ... test."""
     names: set[str] = set()
-    nvcc_macros: frozenset[str] | None = None  # loaded at the first test
     for d in directives:
         first = d.hash + 2
         if first >= d.end or kinds[first] not in _WORD_KINDS:
@@ -164,7 +174,9 @@ def _directive_names(texts: list[str], kinds: list[str], directives: list[Direct
             names.add(texts[first])
         elif d.name in TESTS:
             if nvcc_macros is None:
-                nvcc_macros = macro_names()
+                from hipport.mappings import load_mappings
+
+                nvcc_macros = load_mappings().gate.macro_names
             line = slice(first, d.end)
             tested = set(compress(texts[line], map(IDENTIFIER.__eq__, kinds[line])))
             tested.discard("defined")

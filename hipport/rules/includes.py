@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 from hipport.catalogue import UNMAPPED_INCLUDE
 from hipport.edits import Edit
+from hipport.facts import KEPT_BY_ROCM
 from hipport.findings import Finding, Severity
 from hipport.lexer import PUNCTUATION
 from hipport.rules.branches import CUDA_LOOKING as _CUDA_LOOKING
 from hipport.rules.context import Context, RuleResult
-from hipport.rules.gate_facts import KEPT_BY_ROCM, cuda_header_kinds
 from hipport.rules.placement import insertion_point, needs_newline
 from hipport.rules.tokens import INCLUDE_DIRECTIVES, Directive, include_spelling, is_launch_open
 
@@ -130,7 +130,7 @@ class IncludesRule:
             return None  # <helper_cuda.h> and the project ships its own helper_cuda.h
         mapping = ctx.tables.includes.get(inc.header)
         if mapping is None:
-            kind = cuda_header_kinds().get(inc.header)
+            kind = ctx.mappings.gate.header_kinds.get(inc.header)
             if kind in KEPT_BY_ROCM:
                 return None
             if inc.quoted and kind is not None:

@@ -14,13 +14,16 @@ gets no findings for it.
 from __future__ import annotations
 
 from bisect import bisect_left
-from functools import cached_property
+from collections.abc import Collection
+from typing import TYPE_CHECKING
 
 from hipport.catalogue import CUDA_NAMESPACE
 from hipport.lexer import IDENTIFIER, PUNCTUATION
 from hipport.rules.context import Context, RuleResult
-from hipport.tables.arguments import Namespace, argument_tables
-from hipport.tables.model import mappings_dir
+from hipport.tables.arguments import Namespace
+
+if TYPE_CHECKING:
+    from hipport.mappings import Mappings
 
 MAPPED = "mapped"
 UNSUPPORTED = "unsupported"
@@ -31,15 +34,14 @@ class NamespacesRule:
     priority = 20
     codes = (CUDA_NAMESPACE.code,)
 
-    @cached_property
-    def vocabulary(self) -> frozenset[str]:
-        return frozenset(argument_tables(mappings_dir()).namespaces)
+    def vocabulary(self, mappings: Mappings) -> Collection[str]:
+        return mappings.arguments.namespaces.keys()
 
     def run(self, ctx: Context) -> RuleResult:
         out = RuleResult()
         spaces = {
             name: ns
-            for name, ns in argument_tables(ctx.tables.directory).namespaces.items()
+            for name, ns in ctx.mappings.arguments.namespaces.items()
             if ns.status in (MAPPED, UNSUPPORTED) and name not in ctx.options.disabled_mappings
         }
         if not spaces or ctx.identifiers.isdisjoint(spaces):

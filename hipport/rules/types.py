@@ -15,7 +15,7 @@ from weakref import WeakKeyDictionary
 from hipport.rules.context import Context, RuleResult
 from hipport.rules.tokens import is_member_or_qualified, prev_code
 from hipport.tables import Status
-from hipport.tables.arguments import HIP, MIOPEN, ArgumentTables, argument_tables, side_of
+from hipport.tables.arguments import HIP, MIOPEN, ArgumentTables, side_of
 from hipport.tables.model import Tables
 from hipport.target import Target
 
@@ -30,7 +30,7 @@ class TypesRule:
 
     def run(self, ctx: Context) -> RuleResult:
         out = RuleResult()
-        table = argument_tables(ctx.tables.directory)
+        table = ctx.mappings.arguments
         names, elaborated, spelled = _for_target(ctx, table)
         wanted = ctx.identifiers & spelled
         if not wanted:

@@ -11,7 +11,6 @@ import re
 from hipport.catalogue import UNKNOWN
 from hipport.findings import Finding, Use
 from hipport.rules.context import Context, RuleResult
-from hipport.rules.gate_facts import gate_facts
 from hipport.rules.names import INCLUDE_GUARDS, PRESERVE
 from hipport.rules.tokens import is_member_or_qualified
 from hipport.tables import Resolution, Status
@@ -95,7 +94,8 @@ def _may_report(ctx: Context, name: str, known: tuple[frozenset[str], ...]) -> b
         or name in opts.disabled_mappings
         or name in PRESERVE
         or name in INCLUDE_GUARDS
-        or name in gate_facts()  # reported by the gate with its evidence (HIP112, HIP113)
+        # reported by the gate with its evidence (HIP112, HIP113)
+        or name in ctx.mappings.gate.facts
     )
 
 

@@ -70,7 +70,7 @@ def translate_one(
     if kind == FileKind.CMAKE:
         from hipport.cmake import translate_cmake
 
-        cm = translate_cmake(data, relpath)
+        cm = translate_cmake(data, relpath, options.mappings if options else None)
         return TranslationResult(relpath, data, cm.output, cm.edits, cm.findings)
     return translate_source(data, relpath, target, options)
 

@@ -196,7 +196,7 @@ def plan_run(found: Found, config: Config, opts: RunOptions) -> Plan:
     """One WorkItem per file to translate, with its own engine options; a file the cache
     knows unchanged gets its outcome now."""
     from hipport import cache as cache_mod
-    from hipport.tables.model import mappings_digest, mappings_dir
+    from hipport.mappings import load_mappings
 
     work = found.work
     renames = include_renames(work, opts.rename_suffix)
@@ -213,7 +213,7 @@ def plan_run(found: Found, config: Config, opts: RunOptions) -> Plan:
         manifest = cache_mod.open_manifest(
             config.root,
             options_key(opts, config, renames, headers),
-            mappings_digest(mappings_dir()),
+            load_mappings().digest,
         )
     outcomes: dict[str, FileOutcome] = {}
     todo: list[WorkItem] = []

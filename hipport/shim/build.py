@@ -43,19 +43,19 @@ class ShimResult:
 def generate(request: ShimRequest) -> ShimResult:
     from importlib.metadata import version
 
+    from hipport.mappings import load_mappings
     from hipport.policy import exit_code
     from hipport.report.model import build_report
     from hipport.runner import run_paths
-    from hipport.tables import load_tables
 
     opts = request.options
     opts.stream_results = False
     opts.need_results = True
     summary = run_paths(request.paths, request.config, opts)
-    tables = load_tables()
+    mappings = load_mappings()
     results = [f.result for f in summary.files if f.result is not None]
     project = frozenset(name for f in summary.files for name in (f.relpath, Path(f.relpath).name))
-    model = build_model(results, tables, summary.target, project, always=(BASE_HEADER,))
+    model = build_model(results, mappings, summary.target, project, always=(BASE_HEADER,))
     files = render(model, version("hipport"))
     if request.cmake:
         banner = files[next(iter(files))].split(b"\n", 2)
@@ -68,7 +68,7 @@ def generate(request: ShimRequest) -> ShimResult:
         selection=request.selection,
         baseline=request.baseline,
     )
-    rocm = summary.target.rocm or tables.newest_rocm
+    rocm = summary.target.rocm or mappings.tables.newest_rocm
     return ShimResult(
         files,
         len(model.names),

@@ -3,7 +3,7 @@ each resolved for every ROCm release from the oldest the tables know up to the t
 
 Built from the same per-file results `hipport check` produces (the translation's API uses),
 plus one scan of each source's `#include` directives and `ns::` qualifiers. Pure: results
-and tables in, a `ShimModel` out.
+and the run's mappings in, a `ShimModel` out.
 """
 
 from __future__ import annotations
@@ -11,15 +11,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import TYPE_CHECKING
 
 from hipport.engine import TranslationResult
+from hipport.facts import KEPT_BY_ROCM
 from hipport.lexer import IDENTIFIER, LexError, lex
-from hipport.rules.gate_facts import KEPT_BY_ROCM, cuda_header_kinds
 from hipport.rules.names import INCLUDE_GUARDS, MASKED_SYNC
 from hipport.rules.tokens import directives, include_spelling
 from hipport.tables import Resolution, Status, Tables, resolve
-from hipport.tables.arguments import ArgumentRewrite, argument_tables
+from hipport.tables.arguments import ArgumentRewrite
 from hipport.target import Target, Version
+
+if TYPE_CHECKING:
+    from hipport.mappings import Mappings
 
 
 @dataclass(frozen=True)
@@ -77,7 +81,7 @@ class ShimModel:
 
 def build_model(
     results: Iterable[TranslationResult],
-    tables: Tables,
+    mappings: Mappings,
     target: Target,
     project_files: frozenset[str],
     always: tuple[str, ...] = (),
@@ -85,6 +89,7 @@ def build_model(
     """The shim's content for `results` (one per project source). `project_files`: the
     project's own file names and relative paths (a project header wins over a CUDA one);
     `always`: CUDA headers to shim whether or not a source includes them."""
+    tables = mappings.tables
     includes: set[str] = set(always)
     used: set[str] = set()
     elaborated: set[str] = set()
@@ -100,7 +105,7 @@ def build_model(
     model = ShimModel(target)
     model.guards = sorted((g, INCLUDE_GUARDS[g]) for g in words & INCLUDE_GUARDS.keys())
     model.headers = [
-        h for h in (_header(tables, target, inc, project_files) for inc in sorted(includes)) if h
+        h for h in (_header(mappings, target, inc, project_files) for inc in sorted(includes)) if h
     ]
     model.floor = project_floor(tables, target, used)
     points = tuple(
@@ -109,7 +114,7 @@ def build_model(
     if model.floor is not None:
         points = (model.floor, *(p for p in points if p != model.floor))
     for name in sorted(used):
-        use = _name_use(tables, target, name, points, name in elaborated)
+        use = _name_use(mappings, target, name, points, name in elaborated)
         if use is not None:
             model.names.append(use)
     # a name HIP spells as CUDA does (__shfl_xor_sync) has no NameUse but may need a macro
@@ -128,7 +133,7 @@ def build_model(
         for r in final
         if r.name in MASKED_SYNC and r.status is Status.MAPPED and r.min_rocm
     ]
-    model.namespaces = _namespaces(tables, qualifiers)
+    model.namespaces = _namespaces(mappings, qualifiers)
     return model
 
 
@@ -166,11 +171,11 @@ def _scan(source: bytes, path: str) -> _Scan:
 
 
 def _header(
-    tables: Tables, target: Target, header: str, project_files: frozenset[str]
+    mappings: Mappings, target: Target, header: str, project_files: frozenset[str]
 ) -> HeaderUse | None:
     if header in project_files or header.rsplit("/", 1)[-1] in project_files:
         return None  # the project's own header of that name wins
-    mapping = tables.includes.get(header)
+    mapping = mappings.tables.includes.get(header)
     if mapping is not None:
         if mapping.unsupported:
             return HeaderUse(header, None, mapping.family, "the include map has no counterpart")
@@ -178,7 +183,7 @@ def _header(
             mapping.hip_header
         )
         return HeaderUse(header, hip or "", mapping.family, "")
-    kind = cuda_header_kinds().get(header)
+    kind = mappings.gate.header_kinds.get(header)
     if kind is None or kind in KEPT_BY_ROCM:
         return None  # a system or third-party header, or one ROCm ships under that path
     return HeaderUse(header, None, None, f"an NVIDIA {kind} header with no HIP counterpart")
@@ -212,8 +217,9 @@ def _all_points(tables: Tables) -> tuple[Version, ...]:
 
 
 def _name_use(
-    tables: Tables, target: Target, name: str, points: tuple[Version, ...], elaborated: bool
+    mappings: Mappings, target: Target, name: str, points: tuple[Version, ...], elaborated: bool
 ) -> NameUse | None:
+    tables = mappings.tables
     final = resolve(tables, name, target)
     if final.status in (Status.HIP, Status.UNKNOWN) or final.mapping is None:
         return None
@@ -221,13 +227,13 @@ def _name_use(
     # The first span also stands for every release older than the oldest point.
     for since in (*points, target.rocm or tables.newest_rocm):
         res = resolve(tables, name, _at(target, since))
-        span = Span(since if spans else None, res, _rewrites(tables, res))
+        span = Span(since if spans else None, res, _rewrites(mappings, res))
         if spans and _same(spans[-1], span):
             continue
         spans.append(span)
     if not any(_changes(s) for s in spans):
         return None  # the HIP name is the CUDA name at every release: nothing to write
-    overloads = tuple(sorted(argument_tables(tables.directory).overloads.get(name, {}).items()))
+    overloads = tuple(sorted(mappings.arguments.overloads.get(name, {}).items()))
     return NameUse(
         name, final.mapping.kind, final.mapping.family, tuple(spans), elaborated, overloads
     )
@@ -250,17 +256,17 @@ def _changes(span: Span) -> bool:
     return res.status is not Status.MAPPED or res.renames or bool(span.rewrites)
 
 
-def _rewrites(tables: Tables, res: Resolution) -> tuple[ArgumentRewrite, ...]:
+def _rewrites(mappings: Mappings, res: Resolution) -> tuple[ArgumentRewrite, ...]:
     if res.status is not Status.MAPPED or not res.new_name:
         return ()
     from hipport.tables.arguments import side_of
 
-    args = argument_tables(tables.directory)
+    args = mappings.arguments
     return tuple(args.rewrites(res.name, side_of(res.library), res.new_name))
 
 
-def _namespaces(tables: Tables, qualifiers: set[str]) -> list[NamespaceUse]:
-    args = argument_tables(tables.directory)
+def _namespaces(mappings: Mappings, qualifiers: set[str]) -> list[NamespaceUse]:
+    args = mappings.arguments
     out = []
     for cuda in sorted(qualifiers):
         ns = args.namespaces.get(cuda)
@@ -269,7 +275,7 @@ def _namespaces(tables: Tables, qualifiers: set[str]) -> list[NamespaceUse]:
         header = next(
             (
                 m.hip_header
-                for m in tables.includes.values()
+                for m in mappings.tables.includes.values()
                 if m.family == cuda and m.is_main_header and m.hip_header
             ),
             None,

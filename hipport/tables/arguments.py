@@ -1,22 +1,21 @@
 """Argument rewrites, the CUDA namespace map and the roc-mode type names, loaded from
 mappings/arguments.tsv, namespaces.tsv and roc_types.tsv (schemas in mappings/README.md).
 
-Loaded once per mappings directory, on first use (a file without a call to rewrite never
-loads them): a few hundred rows, beside the name tables rather than inside their pickle.
+Loaded once per mappings directory, on first use (hipport.mappings.Mappings.arguments: a
+file without a call to rewrite never loads them).
 """
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hipport.target import Target, Version
+from hipport.tsv import read_tsv
 
 if TYPE_CHECKING:
-    from hipport.tables.model import Tables
+    from hipport.mappings import Mappings
 
 SYMBOL_WRAPPER = "HIP_SYMBOL"
 KERNEL_CAST = "const void*"  # reinterpret-cast's type when the row names none
@@ -159,15 +158,15 @@ def describe(row: ArgumentRewrite) -> str:
     return row.action
 
 
-def rewrites_for(tables: Tables, name: str, target: Target) -> list[dict[str, object]]:
+def rewrites_for(mappings: Mappings, name: str, target: Target) -> list[dict[str, object]]:
     """Every argument rewrite about CUDA `name`, and whether it applies for `target` (the
     call must map to the function the row was written for, on the row's side)."""
     from hipport.tables.lookup import Status, resolve
 
-    res = resolve(tables, name, target)
+    res = resolve(mappings.tables, name, target)
     side = side_of(res.library)
     out: list[dict[str, object]] = []
-    for row in argument_tables(tables.directory).rows_for(name):
+    for row in mappings.arguments.rows_for(name):
         if row.action in ("overload-by-arg-count", "type-overload"):
             applies = side == row.applies_to == HIP and res.status is Status.MAPPED
             why = "on the hip path" if applies else f"only on the {row.applies_to} path"
@@ -197,9 +196,9 @@ def rewrites_for(tables: Tables, name: str, target: Target) -> list[dict[str, ob
     return out
 
 
-def namespace_rule(tables: Tables, name: str) -> dict[str, str] | None:
+def namespace_rule(mappings: Mappings, name: str) -> dict[str, str] | None:
     """The namespace map's row for `name` (a CUDA namespace, e.g. cub), if any."""
-    ns = argument_tables(tables.directory).namespaces.get(name.removesuffix("::"))
+    ns = mappings.arguments.namespaces.get(name.removesuffix("::"))
     if ns is None:
         return None
     return {
@@ -211,17 +210,9 @@ def namespace_rule(tables: Tables, name: str) -> dict[str, str] | None:
     }
 
 
-@cache
-def argument_tables(directory: Path) -> ArgumentTables:
-    return ArgumentTables(directory)
-
-
 def _read(path: Path) -> list[dict[str, str]]:
     """A table's rows; a mappings directory without the file (a hand-made one) has none."""
-    if not path.exists():
-        return []
-    with path.open(encoding="utf-8", newline="") as fh:
-        return list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
+    return read_tsv(path, optional=True)
 
 
 def _int(text: str) -> int | None:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import csv
 import json
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
 from hipport.target import Landscape, Release, Version
+from hipport.tsv import mappings_dir as mappings_dir  # where it was first: kept for callers
+from hipport.tsv import read_lines, read_tsv
 
 # The families, in the order in which a name present in several of them is resolved.
 FAMILIES = (
@@ -163,13 +163,6 @@ class HipExt:
     note: str
 
 
-def mappings_dir() -> Path:
-    """mappings/ ships inside the wheel as hipport/mappings; a source checkout has it beside."""
-    here = Path(__file__).resolve().parent.parent
-    packaged = here / "mappings"
-    return packaged if packaged.is_dir() else here.parent / "mappings"
-
-
 _VERSIONS: dict[str, Version | None] = {"": None}
 
 
@@ -195,24 +188,15 @@ def _versions(text: str) -> tuple[Version, ...]:
         return value
 
 
-def _read_tsv(path: Path) -> list[dict[str, str]]:
-    with path.open(encoding="utf-8", newline="") as fh:
-        return list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
-
-
 def _read_family(path: Path) -> list[Mapping]:
-    """Read a family table. Cells never hold tabs or newlines, so a plain split is enough,
-    and the row is built positionally: this runs 9,000 times at start-up."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    header = tuple(lines[0].split("\t"))
+    """Read a family table. The row is built positionally (this runs 9,000 times at
+    start-up), so the columns must be the schema's, in its order."""
+    header, cells = read_lines(path)
     if header != Mapping._fields[: len(header)]:
         raise ValueError(f"{path}: columns {header} differ from the schema {Mapping._fields}")
     v = _VERSIONS.get
     rows = []
-    for line in lines[1:]:
-        c = line.split("\t")
-        if len(c) != len(header):
-            raise ValueError(f"{path}: row {c[0]!r} has {len(c)} cells, not {len(header)}")
+    for c in cells:
         for cell in (
             c[4],
             c[5],
@@ -295,7 +279,7 @@ def _addition(row: dict[str, str]) -> Mapping:
 def _read_history(path: Path) -> dict[tuple[str, str], tuple[EarlierMapping, ...]]:
     """history.tsv by (CUDA name, family), oldest mapping first."""
     out: dict[tuple[str, str], list[EarlierMapping]] = {}
-    for r in _read_tsv(path):
+    for r in read_tsv(path):
         earlier = EarlierMapping(
             r["cuda"],
             r["family"],
@@ -314,7 +298,7 @@ def _read_releases(path: Path) -> Landscape:
         Release(
             r["product"], Version.parse(r["version"]), r["line"], tuple(r["sources"].split(","))
         )
-        for r in _read_tsv(path)
+        for r in read_tsv(path)
     ]
     return Landscape(
         tuple(sorted((r for r in releases if r.product == "rocm"), key=lambda r: r.version)),
@@ -330,7 +314,7 @@ class Tables:
         self.rows: list[Mapping] = []
         for family in FAMILIES:
             self.rows.extend(_read_family(directory / f"{family}.tsv"))
-        self.overrides = _read_tsv(directory / "overrides.tsv")
+        self.overrides = read_tsv(directory / "overrides.tsv")
         self._apply_overrides()
         self.conditions = {
             r["macro"]: Condition(
@@ -339,7 +323,7 @@ class Tables:
                 _version(r["needed_until"]),
                 r["evidence"],
             )
-            for r in _read_tsv(directory / "conditions.tsv")
+            for r in read_tsv(directory / "conditions.tsv")
         }
         self.alternatives = {
             (r["cuda"], r["family"]): Alternative(
@@ -351,10 +335,10 @@ class Tables:
                 r["note"],
                 r["evidence"],
             )
-            for r in _read_tsv(directory / "alternatives.tsv")
+            for r in read_tsv(directory / "alternatives.tsv")
         }
         self._apply_exact_alternatives()
-        self.additions = _read_tsv(directory / "additions.tsv")
+        self.additions = read_tsv(directory / "additions.tsv")
         self.rows.extend(_addition(a) for a in self.additions)
         self.by_cuda: dict[str, list[Mapping]] = {}
         self.by_hip: dict[str, list[Mapping]] = {}
@@ -377,9 +361,9 @@ class Tables:
                 r["is_main_header"] == "yes",
                 r["unsupported"] == "yes",
             )
-            for r in _read_tsv(directory / "includes.tsv")
+            for r in read_tsv(directory / "includes.tsv")
         }
-        self.include_overrides = _read_tsv(directory / "include_overrides.tsv")
+        self.include_overrides = read_tsv(directory / "include_overrides.tsv")
         for o in self.include_overrides:
             base = self.includes[o["cuda_header"]]
             self.includes[o["cuda_header"]] = IncludeMapping(
@@ -403,7 +387,7 @@ class Tables:
                 tuple(a for a in r["cuda_apis"].split(",") if a),
                 r["note"],
             )
-            for r in _read_tsv(directory / "hipext.tsv")
+            for r in read_tsv(directory / "hipext.tsv")
         }
         self.hipext_for: dict[str, list[HipExt]] = {}
         for ext in self.hipext.values():
@@ -469,25 +453,3 @@ class Tables:
     def is_hip_name(self, name: str) -> bool:
         """A name hipport should accept as HIP: a HIP/ROC name of the tables or a hipExt API."""
         return name in self.by_hip or name in self.hipext
-
-
-@cache
-def mappings_digest(directory: Path) -> str:
-    """A digest of every file in mappings/ (names and bytes): the tables' version, for the
-    result cache's keys. Computed once a process."""
-    import hashlib
-
-    h = hashlib.blake2b(digest_size=16)
-    for path in sorted(directory.iterdir()):
-        if path.is_file():
-            h.update(f"\0{path.name}\0".encode())
-            h.update(path.read_bytes())
-    return h.hexdigest()
-
-
-@cache
-def load_tables(directory: str | None = None) -> Tables:
-    """Load the tables once per process (from mappings/ unless told otherwise). Parsed from
-    the TSVs every time: on a quiet 2-core machine that takes about 75 ms, and rebuilding the
-    same objects from a JSON copy in the user cache took longer (about 115 ms)."""
-    return Tables(Path(directory) if directory else mappings_dir())

@@ -11,8 +11,8 @@ from functools import cache
 
 from hipport import tokens as token_model
 from hipport.lexer import COMMENT, Tokens, lex
+from hipport.mappings import load_mappings
 from hipport.rules.declared import names_defined_by
-from hipport.rules.gate_facts import macro_names
 from hipport.rules.tokens import directives
 
 Tok = tuple[str, str]
@@ -43,7 +43,7 @@ def lexed(source: bytes) -> Lexed:
 
 
 def nvcc_macros() -> frozenset[str]:
-    return frozenset(macro_names())
+    return load_mappings().gate.macro_names
 
 
 def fast_names(source: bytes) -> frozenset[str]:

@@ -26,17 +26,22 @@ Add a hazard = add one module + one catalogue entry:
      with .expected lists (tests/test_rule_cases.py).
 Helpers a second rule needs go to rules/tokens.py or rules/code_index.py, never imported
 from another rule module. Facts that change with the ROCm release come from mappings/
-through ctx.tables, never from a dict in the module.
+through ctx.mappings (hipport.mappings.Mappings), never from a dict in the module; a
+vocabulary made of such facts is a function of the Mappings (`lambda m: m.gate.macros`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from hipport.findings import Finding, RuleInfo
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.context import Context, RuleResult, Triggers
+
+if TYPE_CHECKING:
+    from hipport.mappings import Mappings
 
 Check = Callable[[CodeIndex], list[Finding]]
 
@@ -47,7 +52,8 @@ class HazardRule:
 
     info: RuleInfo
     check: Check
-    vocabulary: frozenset[str] = frozenset()
+    # the texts it looks up: a set, or the function of the run's mappings that lists them
+    vocabulary: frozenset[str] | Callable[[Mappings], Collection[str]] = frozenset()
     triggers: Triggers | None = None  # what the check reacts to (None: every file)
 
     @property

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hipport.catalogue import COOPERATIVE_GROUPS_UNSUPPORTED
-from hipport.facts import CgFeature, cooperative_groups
+from hipport.facts import CgFeature
 from hipport.findings import Finding
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.hazards import HazardRule
@@ -26,7 +26,7 @@ def check_cooperative_groups(v: CodeIndex) -> list[Finding]:
     )
     if not mentions_cg:
         return out
-    facts = cooperative_groups()
+    facts = v.ctx.mappings.cooperative_groups
     rocm = v.ctx.target.rocm or v.ctx.tables.newest_rocm  # the default: the newest known
     for header, a, b in v.includes:
         feature = facts.headers.get(header)

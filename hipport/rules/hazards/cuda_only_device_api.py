@@ -4,17 +4,16 @@
 from __future__ import annotations
 
 from hipport.catalogue import CUDA_ONLY_DEVICE_API as INFO
+from hipport.facts import verdict
 from hipport.findings import Finding
 from hipport.lexer import IDENTIFIER, KEYWORD
 from hipport.rules.code_index import CodeIndex
-from hipport.rules.gate_facts import GateFact, facts_of_kind, verdict
 from hipport.rules.hazards import HazardRule
-
-FACTS: dict[str, GateFact] = {**facts_of_kind("device-function"), **facts_of_kind("attribute")}
 
 
 def check(v: CodeIndex) -> list[Finding]:
-    ks = v.indices(FACTS, (IDENTIFIER, KEYWORD))
+    facts = v.ctx.mappings.gate.device_apis
+    ks = v.indices(facts, (IDENTIFIER, KEYWORD))
     if not ks:
         return []
     ctx = v.ctx
@@ -29,7 +28,7 @@ def check(v: CodeIndex) -> list[Finding]:
             or v.tokens.text(k - 1) == "::"
         ):
             continue
-        fact = FACTS[name]
+        fact = facts[name]
         found = verdict(fact, ctx.target, ctx.tables.newest_rocm)
         if found is None or v.is_dead(k):
             continue
@@ -48,4 +47,4 @@ def check(v: CodeIndex) -> list[Finding]:
     return out
 
 
-RULE = HazardRule(INFO, check, frozenset(FACTS))
+RULE = HazardRule(INFO, check, lambda mappings: mappings.gate.device_apis.keys())

@@ -4,7 +4,7 @@ not have. The field lists per ROCm release come from mappings/ (hipport.facts)."
 from __future__ import annotations
 
 from hipport.catalogue import DEVICE_PROP_FIELD
-from hipport.facts import DeviceProps, FieldAbsence, device_props
+from hipport.facts import DeviceProps, FieldAbsence
 from hipport.findings import Finding, Severity
 from hipport.rules.code_index import CodeIndex
 from hipport.rules.hazards import HazardRule
@@ -16,7 +16,7 @@ DEVICE_PROP_TYPES = frozenset({"cudaDeviceProp", "hipDeviceProp_t"})
 def check_device_prop_field(v: CodeIndex) -> list[Finding]:
     if not v.mentions(DEVICE_PROP_TYPES):
         return []
-    facts = device_props()
+    facts = v.ctx.mappings.device_props
     rocm = v.ctx.target.rocm or v.ctx.tables.newest_rocm  # the default: the newest known
     out = []
     for k in v.indices(facts.cuda_fields):

@@ -4,16 +4,15 @@ and the target HIP's function lacks (mappings/gate_facts.tsv)."""
 from __future__ import annotations
 
 from hipport.catalogue import MISSING_DEFAULT_ARGUMENT as INFO
+from hipport.facts import verdict
 from hipport.findings import Finding
 from hipport.rules.code_index import CodeIndex
-from hipport.rules.gate_facts import GateFact, facts_of_kind, verdict
 from hipport.rules.hazards import HazardRule
-
-FACTS: dict[str, GateFact] = facts_of_kind("default-argument")
 
 
 def check(v: CodeIndex) -> list[Finding]:
-    ks = v.indices(FACTS)
+    facts = v.ctx.mappings.gate.default_arguments
+    ks = v.indices(facts)
     if not ks:
         return []
     ctx = v.ctx
@@ -27,7 +26,7 @@ def check(v: CodeIndex) -> list[Finding]:
         if close is None:
             continue
         n = len(v.tokens.arguments(k + 1, close))
-        fact = FACTS[name]
+        fact = facts[name]
         found = verdict(fact, ctx.target, ctx.tables.newest_rocm)
         if n not in fact.failing_arg_counts or found is None or v.is_dead(k):
             continue
@@ -46,4 +45,4 @@ def check(v: CodeIndex) -> list[Finding]:
     return out
 
 
-RULE = HazardRule(INFO, check, frozenset(FACTS))
+RULE = HazardRule(INFO, check, lambda mappings: mappings.gate.default_arguments.keys())

@@ -12,18 +12,15 @@ from hipport.findings import Finding
 from hipport.lexer import IDENTIFIER
 from hipport.rules.branches import Arm, Chain
 from hipport.rules.code_index import CodeIndex
-from hipport.rules.gate_facts import facts_of_kind
 from hipport.rules.hazards import HazardRule
 
 if TYPE_CHECKING:
     from hipport.rules.context import Context
 
-MACROS = facts_of_kind("macro")
-
 
 def check(v: CodeIndex) -> list[Finding]:
     ctx = v.ctx
-    if ctx.identifiers.isdisjoint(MACROS):
+    if ctx.identifiers.isdisjoint(ctx.mappings.gate.macros):
         return []  # no #if can test an nvcc macro, no code can use one
     found = ctx.branches
     out: list[Finding] = []
@@ -68,7 +65,7 @@ def _arm_finding(ctx: Context, chain: Chain, i: int) -> Finding:
         f"the other way; {which}"
         + (f"; lines {dead_lines} are dead under HIP" if taken is not None and dead_lines else "")
     )
-    hints = MACROS
+    hints = ctx.mappings.gate.macros
     finding = ctx.finding(
         INFO.code,
         d.line_start,
@@ -100,7 +97,7 @@ def _holds_error(ctx: Context, arm: Arm) -> bool:
 
 def _uses_in_code(v: CodeIndex) -> list[Finding]:
     """An nvcc macro used in code (not in a directive): undeclared under HIP."""
-    macros = MACROS
+    macros = v.ctx.mappings.gate.macros
     ks = v.indices(macros, (IDENTIFIER,))
     if not ks:
         return []
@@ -126,4 +123,4 @@ def _uses_in_code(v: CodeIndex) -> list[Finding]:
     return out
 
 
-RULE = HazardRule(INFO, check, frozenset(MACROS))
+RULE = HazardRule(INFO, check, lambda mappings: mappings.gate.macros.keys())
