@@ -60,9 +60,11 @@ def test_hipext_alternative_named() -> None:
     assert alt["HIP011"] == "hipExtStreamCreateWithCUMask"
 
 
-def test_hip_suffix_passes_through() -> None:
+def test_hip_suffix_is_translated_like_any_source() -> None:
+    """A .hip file still holding CUDA (half ported) is translated and checked (issue 30:
+    .hip files were passed through unscanned, so the gate passed them)."""
     r = run(SRC, "a.hip")
-    assert r.output == SRC and not r.edits and not r.findings
+    assert r.output == run(SRC, "a.cu").output and r.edits
 
 
 def test_nothing_to_do_skips_libclang() -> None:

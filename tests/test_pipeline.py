@@ -100,6 +100,7 @@ SAMPLES: dict[str, str] = {
     "extend-select": '["HIP1"]',
     "extend-exclude": '["src/*.cu"]',
     "per-file-ignores": '{ "src/*.cu" = ["HIP001", "cudaMalloc"] }',
+    "vendored": '["third_party/", "src/gl/"]',
 }
 
 
