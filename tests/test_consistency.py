@@ -53,6 +53,7 @@ def test_the_corpus_is_large_enough() -> None:
     assert len(programs()) >= MIN_PROGRAMS
 
 
+@pytest.mark.hipcc
 def test_error_iff_the_compiler_rejects(verdicts) -> None:
     found, figure = verdicts
     known = reviewed(figure["rocm"])
@@ -65,6 +66,7 @@ def test_error_iff_the_compiler_rejects(verdicts) -> None:
     assert figure["compile_failures"] >= 10  # the corpus exercises the gate, not only clean code
 
 
+@pytest.mark.hipcc
 def test_the_reviewed_list_is_not_stale(verdicts) -> None:
     found, figure = verdicts
     now = {v.program: v.disagreement for v in found}
@@ -81,6 +83,7 @@ def _nvcc(path: Path) -> tuple[str, int, str]:
     return path.name, proc.returncode, proc.stderr[-2000:]
 
 
+@pytest.mark.nvcc
 def test_the_programs_are_real_cuda() -> None:
     if not _have("nvcc"):
         pytest.skip("nvcc is not installed")
