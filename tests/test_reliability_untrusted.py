@@ -17,6 +17,7 @@ from tests.reliability_support import hipport
 HIP_OK = b"#include <hip/hip_runtime.h>\n__global__ void k(float *x) { x[0] = 1.0f; }\n"
 
 
+@pytest.mark.hipcc
 def test_verify_compiles_a_file_named_like_a_response_file_as_a_source(tmp_path: Path) -> None:
     """`@args.cu` handed to the compiler as `@args.cu` is a response file: its lines become
     compiler arguments (a `-fplugin=` there loads a plugin from the tree). As a source it
