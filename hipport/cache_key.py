@@ -29,7 +29,7 @@ def key_path() -> Path:
     config = os.environ.get("XDG_CONFIG_HOME", "").strip()
     if config and os.path.isabs(config):
         return Path(config) / "hipport" / "cache.key"
-    from hipport.cache import home
+    from hipport.account import home
 
     return home() / ".config" / "hipport" / "cache.key"
 

@@ -109,7 +109,7 @@ def test_the_secret_is_private_and_outside_the_cache(tmp_path: Path) -> None:
 def test_the_fallback_cache_directory_is_private_and_ours(tmp_path: Path, monkeypatch) -> None:
     import tempfile
 
-    from hipport import cache as cache_mod
+    from hipport import account as cache_mod
 
     monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
     planted = tmp_path / f"hipport-{os.getuid()}"
