@@ -305,6 +305,11 @@ def test_consistency_programs_compile_through_the_shim_where_check_finds_no_erro
         procs = pool.map(lambda p: compile_hip(p, shim, PROGRAMS), sources)
         results = dict(zip(sources, procs, strict=True))
     known = reviewed()
+    # Reviewed for the shim only: __stcs(p, v) is exact as __builtin_nontemporal_store(v, p)
+    # with its arguments swapped, which translate applies (alternatives.tsv) but a shim
+    # macro cannot, so this program compiles translated and not through the shim. A known
+    # gap (issue 26), kept here so the test fails when it is closed.
+    known |= {"ml_streaming_store_float.cu": (MISSED,)}
     wrong = []
     for program, proc in results.items():
         has_error = bool(({program.name} | local_includes(program)) & errors)
