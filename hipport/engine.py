@@ -257,20 +257,25 @@ def _check_invariants(result: TranslationResult, target: Target, options: Engine
 
 
 def explain_branches(
-    source: bytes, path: str, target: Target, options: EngineOptions | None = None
+    source: bytes,
+    path: str,
+    target: Target,
+    options: EngineOptions | None = None,
+    shown: str | None = None,
 ) -> list[str]:
     """Each #if arm of `source` with its verdict under the HIP build and why, one line per
-    arm after a heading line (hipport check --show-branches)."""
+    arm after a heading line (hipport check --show-branches); lines name the file `shown`
+    (default: `path`, the root-relative name the model looks headers up by)."""
     from hipport.rules.branches import explain
 
     options = options or EngineOptions()
     try:
         tokens = lex(source, path)
     except LexError as exc:
-        return [f"{path}: cannot read: {exc}"]
+        return [f"{shown or path}: cannot read: {exc}"]
     ctx = _context(source, tokens, path, target, options)
     try:
-        return explain(ctx)
+        return explain(ctx, shown)
     finally:
         ctx.release()
 

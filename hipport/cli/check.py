@@ -199,9 +199,9 @@ def _show_branches(
             key = Path(os.path.abspath(path)).relative_to(base).as_posix()
         except ValueError:
             key = str(path)
-        shown = str(path)  # as the user named it (paths print relative to where they stand)
-        for line in explain_branches(data, key, opts.target, options):
-            click.echo(shown + line[len(key) :] if line.startswith(key + ":") else line)
+        # lines name the file as the user named it (paths print relative to where they stand)
+        for line in explain_branches(data, key, opts.target, options, shown=str(path)):
+            click.echo(line)
 
 
 def _project_headers(config: Any, opts: Any, compile_db: Any) -> tuple[Any, Path]:

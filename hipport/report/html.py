@@ -135,7 +135,7 @@ def _headline(report: Report) -> str:
     c = report.counts()
     share = t.conversion_percent
     minimum = r.minimum or ""
-    blocking = _most_used(report, r.blocking_apis)
+    blocking = r.blocking_apis  # most used first (report.model)
     target_note = (
         "" if r.satisfied else f' <strong class="bad">(target {_e(r.target)} is too old)</strong>'
     )
@@ -187,12 +187,6 @@ def _headline(report: Report) -> str:
         + ".</p>\n"
         f'<dl class="headline">\n{"".join(figures)}</dl>\n</header>'
     )
-
-
-def _most_used(report: Report, names: Sequence[str]) -> list[str]:
-    """`names`, most used first (ties by name)."""
-    uses = {a.api: a.uses for a in report.apis}
-    return sorted(names, key=lambda n: (-uses.get(n, 0), n))
 
 
 def _figure(

@@ -525,7 +525,7 @@ def _note_undecided(
 # --- --show-branches -----------------------------------------------------------------------
 
 
-def explain(ctx: Context) -> list[str]:
+def explain(ctx: Context, shown: str | None = None) -> list[str]:
     """Each conditional arm of the file with its verdict under the HIP build and why, one
     line per arm (hipport check --show-branches)."""
     view = hip_view(ctx)
@@ -533,11 +533,12 @@ def explain(ctx: Context) -> list[str]:
     rocm = f"{build.rocm[0]}.{build.rocm[1]}" if build.rocm else "?"
     read_as = "HIP (it includes a HIP header and no CUDA one)" if already_hip(ctx) else "CUDA"
     flags = " ".join(build.defines) or "none"
-    lines = [f"{ctx.path}: HIP build for ROCm {rocm}; read as {read_as}; project macros: {flags}"]
+    name = shown or ctx.path  # the file as the user named it
+    lines = [f"{name}: HIP build for ROCm {rocm}; read as {read_as}; project macros: {flags}"]
     for arm in view.arms:
         d = arm.directive
         condition = " ".join(ctx.source[d.start : d.end].decode("utf-8", "replace").split())
-        lines.append(f"{ctx.path}:{d.line}: {condition}: {arm.verdict.value}: {_why(view, arm)}")
+        lines.append(f"{name}:{d.line}: {condition}: {arm.verdict.value}: {_why(view, arm)}")
     return lines
 
 
