@@ -8,7 +8,8 @@ release (hipport.mappings.Mappings reads each once per mappings directory, on fi
   lack with what HIP offers instead (HIP108);
 - the cooperative-groups features HIP lacks, with the releases known to lack or have them
   (HIP107);
-- the CMake vocabulary the build-file translation renames or reports.
+- the CMake vocabulary the build-file translation renames or reports;
+- CUDA headers' include guards that code tests and the HIP test for each (rename).
 
 The files and their columns are described in mappings/README.md; tools/build_facts.py and
 tools/build_gate_facts.py build them from ../shared/data and the reviewed inputs in tools/.
@@ -176,6 +177,23 @@ def cmake_vocabulary(rows: Rows) -> CMakeVocabulary:
         nvcc_flags=tuple(r["cuda"] for r in of("nvcc-flag")),
         architecture_suggestion=settings["architecture_suggestion"],
         hip_min_cmake=(int(major), int(minor)),
+    )
+
+
+# --------------------------------------------------------------------------- include guards
+
+
+@dataclass(frozen=True)
+class IncludeGuards:
+    renames: dict[str, str]  # CUDA guard -> the macro the HIP counterpart header defines
+    known: frozenset[str]  # every CUDA guard listed (the ones left alone too: __cuda_cuda_h__)
+
+
+def include_guards(rows: Rows) -> IncludeGuards:
+    """From include_guards.tsv."""
+    return IncludeGuards(
+        renames={r["cuda_guard"]: r["hip_guard"] for r in rows if r["hip_guard"]},
+        known=frozenset(r["cuda_guard"] for r in rows),
     )
 
 

@@ -7,7 +7,7 @@ directory and process. Importing hipport reads nothing: the first file a run tra
 loads what its rules ask for. Rules reach it as `ctx.mappings`; the engine takes it from
 EngineOptions.mappings (None: `load_mappings()`), so a test that passes another directory
 changes every fact at once (tables, argument rewrites, gate facts, device properties,
-cooperative groups, CMake vocabulary).
+cooperative groups, CMake vocabulary, include guards).
 
 The files and their columns: mappings/README.md. The one TSV reader: hipport.tsv.
 """
@@ -80,6 +80,11 @@ class Mappings:
     @cached_property
     def cmake(self) -> facts.CMakeVocabulary:
         return facts.cmake_vocabulary(self.read("cmake.tsv"))
+
+    @cached_property
+    def include_guards(self) -> facts.IncludeGuards:
+        """CUDA headers' include guards that code tests, and the HIP test for each."""
+        return facts.include_guards(self.read("include_guards.tsv"))
 
     @cached_property
     def digest(self) -> str:

@@ -37,6 +37,7 @@ FILES = (
     "cuda_device_prop_fields.tsv",
     "cooperative_groups.tsv",
     "cmake.tsv",
+    "include_guards.tsv",
 )
 
 
@@ -128,7 +129,7 @@ def test_the_generator_refuses_inputs_that_contradict_the_data(
 
     reviewed = tmp_path / "tools"
     reviewed.mkdir()
-    for name in ("hip52_device_prop_fields.tsv", *FILES[1:]):
+    for name in ("hip52_device_prop_fields.tsv", "include_overrides.tsv", *FILES[1:]):
         (reviewed / name).write_bytes((TOOLS / name).read_bytes())
     monkeypatch.setattr(generator, "HERE", reviewed)
     monkeypatch.setattr(generator, "HIP52_FIELDS", reviewed / "hip52_device_prop_fields.tsv")
@@ -144,4 +145,15 @@ def test_the_generator_refuses_inputs_that_contradict_the_data(
     cmake = reviewed / "cmake.tsv"
     cmake.write_text(cmake.read_text() + "variable\tCMAKE_CUDA_FLAGS\tCMAKE_HIP_FLAGS\t\t\n")
     with pytest.raises(ValueError, match="duplicate"):
+        build_facts(SHARED_DATA, tmp_path / "bad")
+    cmake.write_text((TOOLS / "cmake.tsv").read_text())
+
+    guards = reviewed / "include_guards.tsv"
+    good = guards.read_text()
+    # curand.h goes to hiprand/hiprand.h, not to the rocRAND header
+    guards.write_text(good.replace("\thiprand/hiprand.h\t", "\trocrand/rocrand.h\t", 1))
+    with pytest.raises(ValueError, match="the include map sends curand.h"):
+        build_facts(SHARED_DATA, tmp_path / "bad")
+    guards.write_text(good + "MY_GUARD_H\tmy_header.h\t\t\t\tnot NVIDIA's\n")
+    with pytest.raises(ValueError, match="is not an NVIDIA header"):
         build_facts(SHARED_DATA, tmp_path / "bad")

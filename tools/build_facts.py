@@ -5,6 +5,7 @@
     mappings/cuda_device_prop_fields.tsv  the cudaDeviceProp fields HIP may lack (HIP108)
     mappings/cooperative_groups.tsv       cooperative-groups features HIP lacks (HIP107)
     mappings/cmake.tsv                    the CMake vocabulary hipport translates
+    mappings/include_guards.tsv           CUDA headers' include guards and the HIP tests
 
     python tools/build_facts.py [--data ../shared/data] [--out mappings]
     python tools/build_facts.py --refresh-hip52 /usr/include/hip/hip_runtime_api.h
@@ -12,9 +13,10 @@
 tools/build_mappings.py calls build_facts(); run alone, this rebuilds only these files.
 Sources: ../shared/data/hip-python/hipDeviceProp_t-fields.tsv (ROCm 6.2-7.2) and the
 reviewed inputs in tools/: hip52_device_prop_fields.tsv (HIP 5.2's struct, extracted from
-its header by --refresh-hip52), cuda_device_prop_fields.tsv, cooperative_groups.tsv and
-cmake.tsv. The schemas are in mappings/README.md. Deterministic output; it fails, rather
-than writes, when an input contradicts the data (see the checks below).
+its header by --refresh-hip52), cuda_device_prop_fields.tsv, cooperative_groups.tsv,
+cmake.tsv and include_guards.tsv (checked against ../shared/data/cuda-include-map.tsv with
+tools/include_overrides.tsv). The schemas are in mappings/README.md. Deterministic output;
+it fails, rather than writes, when an input contradicts the data (see the checks below).
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ CMAKE_KINDS = (
     "nvcc-flag",
 )
 CMAKE_SETTINGS = ("architecture_suggestion", "hip_min_cmake")
+GUARD_COLUMNS = ["cuda_guard", "cuda_header", "hip_header", "hip_guard", "checked", "evidence"]
+GUARD_CHECKED = ("hip-5.2", "hip-6.3", "source")
 
 
 def read_tsv(path: Path) -> list[dict[str, str]]:
@@ -206,6 +210,42 @@ def cmake_vocabulary() -> list[dict[str, str]]:
     return rows
 
 
+# --------------------------------------------------------------------------- include guards
+
+
+def include_guards(data: Path) -> list[dict[str, str]]:
+    """The reviewed include guards (tools/include_guards.tsv), checked against the data: the
+    CUDA header is NVIDIA's (the toolkit list or the include map) and the HIP header is the
+    one hipport's include map (HIPIFY's, with tools/include_overrides.tsv) sends it to. The
+    guard names are facts of the headers: tests/test_include_guards.py reads them in the
+    installed CUDA and HIP headers (the `checked` releases)."""
+    toolkit = {r["header"] for r in read_tsv(data / "cuda-toolkit-headers.tsv")}
+    include_map = {
+        r["cuda_header"]: r["hip_header"] for r in read_tsv(data / "cuda-include-map.tsv")
+    }
+    for row in read_tsv(HERE / "include_overrides.tsv"):
+        if row["hip_header"]:
+            include_map[row["cuda_header"]] = row["hip_header"]
+    rows = reviewed_rows("include_guards.tsv", "cuda_guard")
+    for row in rows:
+        guard, header = row["cuda_guard"], row["cuda_header"]
+        if header not in toolkit and header not in include_map:
+            raise ValueError(f"include_guards.tsv: {guard}: {header} is not an NVIDIA header")
+        if include_map.get(header, "") != row["hip_header"]:
+            raise ValueError(
+                f"include_guards.tsv: {guard}: the include map sends {header} to "
+                f"{include_map.get(header)!r}, not {row['hip_header']!r}"
+            )
+        checked = [c for c in row["checked"].split(",") if c]
+        if any(c not in GUARD_CHECKED for c in checked):
+            raise ValueError(f"include_guards.tsv: {guard}: checked must be of {GUARD_CHECKED}")
+        if row["hip_guard"] and not checked:
+            raise ValueError(f"include_guards.tsv: {guard}: a HIP guard needs where it was read")
+        if not row["evidence"]:
+            raise ValueError(f"include_guards.tsv: {guard}: needs its evidence")
+    return rows
+
+
 # --------------------------------------------------------------------------- driver
 
 
@@ -221,6 +261,7 @@ def build_facts(data: Path, out: Path) -> dict[str, int]:
         ),
         "cooperative_groups.tsv": (CG_COLUMNS, cooperative_groups()),
         "cmake.tsv": (CMAKE_COLUMNS, cmake_vocabulary()),
+        "include_guards.tsv": (GUARD_COLUMNS, include_guards(data)),
     }
     for name, (columns, rows) in files.items():
         write_tsv(out / name, columns, rows)

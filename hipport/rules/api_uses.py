@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from hipport.findings import Use
-from hipport.rules.names import INCLUDE_GUARDS, PRESERVE
+from hipport.rules.names import PRESERVE
 from hipport.rules.tokens import is_member_or_qualified
 from hipport.tables import Resolution, Status
 
@@ -42,7 +42,7 @@ def api_names(ctx: Context) -> set[str]:
     names = (ctx.tables.by_cuda.keys() & ctx.identifiers) - PRESERVE - ctx.user_declared
     names -= ctx.options.disabled_mappings
     names -= ctx.options.user_renames.keys()
-    names -= INCLUDE_GUARDS.keys()
+    names -= ctx.mappings.include_guards.known
     return names
 
 

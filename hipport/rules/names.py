@@ -1,5 +1,5 @@
-"""Name sets that several rules share: names the tables map but that are left alone and
-CUDA's header include guards (rename, unknown); the warp intrinsics that take a lane mask
+"""Name sets that several rules share: names the tables map but that are left alone
+(rename, unknown); the warp intrinsics that take a lane mask
 (hazards HIP102, HIP103). Not a rule: no RULE here."""
 
 from __future__ import annotations
@@ -10,17 +10,8 @@ from __future__ import annotations
 # __CUDACC__ -> __HIPCC__ is what keeps `#ifdef __CUDACC__` arms alive under hipcc.
 PRESERVE: frozenset[str] = frozenset()
 
-# CUDA's header include guards, which real code tests (helpers defined only when the
-# runtime was included), and the guards of the HIP headers that replace them. These
-# belong in mappings/ (see the report); kept here until the tables carry them.
-INCLUDE_GUARDS = {
-    "__CUDA_RUNTIME_H__": "HIP_INCLUDE_HIP_HIP_RUNTIME_H",
-    "__CUDA_RUNTIME_API_H__": "HIP_INCLUDE_HIP_HIP_RUNTIME_API_H",
-    "__DRIVER_TYPES_H__": "HIP_INCLUDE_HIP_DRIVER_TYPES_H",
-}
-# Not mapped on purpose: cuda.h's guard `__cuda_cuda_h__`. Code under it declares driver
-# API overloads (CUresult, CUdevice, ...) that become the runtime's types under HIP
-# (both are hipError_t, int, ...); left undefined, the duplicate overloads drop out.
+# CUDA headers' include guards and the HIP tests that replace them are data:
+# mappings/include_guards.tsv (Mappings.include_guards).
 
 # Intrinsics whose first argument is a lane mask.
 MASKED_SYNC = frozenset(

@@ -30,10 +30,8 @@ from hipport.findings import Use
 from hipport.lexer import LITERAL
 from hipport.rules.api_uses import ApiUse
 from hipport.rules.context import Context, RuleResult
-from hipport.rules.names import INCLUDE_GUARDS, PRESERVE
-from hipport.rules.tokens import (
-    is_member_or_qualified,
-)
+from hipport.rules.names import PRESERVE
+from hipport.rules.tokens import Directive, is_member_or_qualified
 from hipport.tables import Resolution, Status, Tables
 from hipport.target import Target
 
@@ -76,6 +74,7 @@ class RenameRule:
         toks = ctx.tokens
         texts, kinds, starts, ends = toks.texts, toks.kinds, toks.starts, toks.ends
         directive_at = ctx.directive_at
+        guards = ctx.mappings.include_guards.renames
         plans = _PLANS.setdefault(ctx.tables, {}).setdefault(ctx.target, {})
         for i in _positions(ctx, uses_at, others, strings):
             kind = kinds[i]
@@ -96,8 +95,8 @@ class RenameRule:
                 if i not in in_include and not is_member_or_qualified(toks, i, directive_at):
                     edits.append(ctx.edit(starts[i], ends[i], user[name], self.name))
                 continue
-            guard = INCLUDE_GUARDS.get(name)
-            if guard is not None:
+            guard = guards.get(name)
+            if guard is not None and _in_condition(directive_at, i):
                 edits.append(ctx.edit(starts[i], ends[i], guard, self.name))
         if not edits and findings and _already_hip(ctx, uses):
             # HIP code using a name CUDA deprecated but HIP keeps (__shfl_xor): not news.
@@ -214,8 +213,19 @@ def _others(ctx: Context) -> set[str]:
     ids = ctx.identifiers
     user = ctx.options.user_renames
     others = ids.intersection(user) if user else set()
-    others |= ids.intersection(INCLUDE_GUARDS)
+    others |= ids.intersection(ctx.mappings.include_guards.renames)
     return others
+
+
+_CONDITIONS = frozenset({"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef"})
+
+
+def _in_condition(directive_at: dict[int, Directive], i: int) -> bool:
+    """Token `i` is in an #if-family condition: an include guard is renamed only where the
+    code tests it (a guard in code or in a #define stays: CUSPARSEAPI's HIP test is a
+    version number, not an empty calling-convention macro)."""
+    d = directive_at.get(i)
+    return d is not None and d.name in _CONDITIONS
 
 
 def _positions(

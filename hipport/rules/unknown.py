@@ -11,7 +11,7 @@ import re
 from hipport.catalogue import UNKNOWN
 from hipport.findings import Finding, Use
 from hipport.rules.context import Context, RuleResult
-from hipport.rules.names import INCLUDE_GUARDS, PRESERVE
+from hipport.rules.names import PRESERVE
 from hipport.rules.tokens import is_member_or_qualified
 from hipport.tables import Resolution, Status
 
@@ -84,7 +84,7 @@ class UnknownRule:
 def _may_report(ctx: Context, name: str, known: tuple[frozenset[str], ...]) -> bool:
     """Looks like CUDA, is in no table and is not the project's own (wherever it is)."""
     if name.endswith(("_h__", "_H__")):
-        return False  # a header's include guard (see names.INCLUDE_GUARDS), not API
+        return False  # a header's include guard (mappings/include_guards.tsv), not API
     tables, opts = ctx.tables, ctx.options
     if not LOOKS_CUDA.match(name) or name in tables.by_cuda or tables.is_hip_name(name):
         return False
@@ -93,7 +93,7 @@ def _may_report(ctx: Context, name: str, known: tuple[frozenset[str], ...]) -> b
         or name in opts.user_renames
         or name in opts.disabled_mappings
         or name in PRESERVE
-        or name in INCLUDE_GUARDS
+        or name in ctx.mappings.include_guards.known
         # reported by the gate with its evidence (HIP112, HIP113)
         or name in ctx.mappings.gate.facts
     )

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from hipport.engine import TranslationResult
 from hipport.facts import KEPT_BY_ROCM
 from hipport.lexer import IDENTIFIER, LexError, lex
-from hipport.rules.names import INCLUDE_GUARDS, MASKED_SYNC
+from hipport.rules.names import MASKED_SYNC
 from hipport.rules.tokens import directives, include_spelling
 from hipport.tables import Resolution, Status, Tables, resolve
 from hipport.tables.arguments import ArgumentRewrite
@@ -103,7 +103,8 @@ def build_model(
         qualifiers |= scan.qualifiers
         words |= scan.words
     model = ShimModel(target)
-    model.guards = sorted((g, INCLUDE_GUARDS[g]) for g in words & INCLUDE_GUARDS.keys())
+    guards = mappings.include_guards.renames
+    model.guards = sorted((g, guards[g]) for g in words & guards.keys())
     model.headers = [
         h for h in (_header(mappings, target, inc, project_files) for inc in sorted(includes)) if h
     ]
