@@ -547,6 +547,8 @@ class ProjectHeaders:
     hip_names: dict[str, frozenset[str]] = field(default_factory=dict)
     include_dirs: tuple[str, ...] = ()
     dead: frozenset[str] = frozenset()
+    # a header compile_commands.json has no entry for: the -D/-U of the entries compiling it
+    inherited: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _tails: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     @property
@@ -605,6 +607,7 @@ class ProjectHeaders:
             sorted((k, sorted(v)) for k, v in self.hip_names.items()),
             list(self.include_dirs),
             sorted(self.dead),
+            sorted(self.inherited.items()),
         ]
 
 
@@ -760,6 +763,22 @@ class _Walk:
         finally:
             self.path = saved
             self.active.pop()
+
+
+def macro_flags(args: Sequence[str]) -> tuple[str, ...]:
+    """The -D/-U flags of a compile command's arguments, `-D NAME` (two arguments, as
+    compile_commands.json keeps them) joined as -DNAME."""
+    out: list[str] = []
+    pending = ""
+    for arg in args:
+        if pending:
+            out.append(pending + arg)
+            pending = ""
+        elif arg in ("-D", "-U"):
+            pending = arg
+        elif arg.startswith(("-D", "-U")):
+            out.append(arg)
+    return tuple(out)
 
 
 def include_target(words: Sequence[str]) -> tuple[str, bool]:

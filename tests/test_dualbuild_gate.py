@@ -195,3 +195,22 @@ def test_readme_shows_what_hipport_prints(command: str, output: str, monkeypatch
     args = shlex.split(command)[1:]
     proc = hipport(*args, "--color", "never", cwd=ROOT)
     assert proc.stdout == output, f"$ {command}\n{proc.stdout}{proc.stderr}"
+
+
+def test_defines_from_compile_commands(tmp_path: Path):
+    """The -D flags of the HIP build's compile_commands.json are the project's macros, in the
+    headers its entries compile too (pyext's macros.h has an #ifdef USE_ROCM)."""
+    program = without_config_defines(program_named("pyext"), tmp_path)
+    entries = [
+        {
+            "directory": str(program.root),
+            "file": str(program.root / source),
+            "arguments": ["hipcc", "-x", "hip", *program_named("pyext").define_flags()]
+            + [*program.include_flags(), "-c", str(program.root / source)],
+        }
+        for source in program.hip_sources
+    ]
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "compile_commands.json").write_text(json.dumps(entries))
+    found = check(program.root, "-p", str(tmp_path / "build"))
+    assert not errors_of(found), shown(found)

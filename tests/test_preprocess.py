@@ -634,3 +634,49 @@ def test_show_branches_follows_the_project_headers(project):
     assert "src/copy.cu:4: #ifdef PROJ_ASYNC_COPY: dead: PROJ_ASYNC_COPY: undefined" in run.output
     undecided = _cli("check", "--show-branches", "src/copy.cu").output
     assert "src/copy.cu:4: #ifdef PROJ_ASYNC_COPY: undecided" in undecided
+
+
+WARP_H = """#pragma once
+#ifdef PROJ_USE_HIP
+__device__ inline unsigned proj_lane() { return __lane_id(); }
+#else
+__device__ inline unsigned proj_lane() {
+    unsigned r;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));
+    return r;
+}
+#endif
+"""
+
+
+@pytest.mark.parametrize("agree", [True, False])
+def test_a_header_takes_the_macros_of_the_database_entries_that_compile_it(project, agree):
+    """compile_commands.json lists the translation units, not their headers: a header takes
+    the -D/-U its includers' entries agree on (as clangd gives a header its includer's
+    command), and a file included only from an arm dead under an entry's flags is dead."""
+    (project / "include/proj/warp.h").write_text(WARP_H)
+    (project / "src/lane.cu").write_text(
+        '#include "proj/warp.h"\n__global__ void k(unsigned *o) { o[0] = proj_lane(); }\n'
+    )
+    entries = [("src/copy.cu", "-DPROJ_USE_HIP"), ("src/lane.cu", "-D PROJ_USE_HIP")]
+    if not agree:
+        (project / "src/other.cu").write_text((project / "src/lane.cu").read_text())
+        entries.append(("src/other.cu", ""))
+    db = [
+        {"directory": str(project), "file": f, "command": f"hipcc -x hip -Iinclude {d} -c {f}"}
+        for f, d in entries
+    ]
+    (project / "build").mkdir()
+    (project / "build/compile_commands.json").write_text(__import__("json").dumps(db))
+    run = _cli("check", ".", "--no-cache", "--output-format", "concise", "-p", "build")
+    if agree:
+        assert _errors(run.output) == [], run.output
+    else:  # other.cu compiles warp.h without PROJ_USE_HIP: its #else arm may be compiled
+        errors = [line for line in _errors(run.output) if "warp.h" in line]
+        assert len(errors) == 1 and "[HIP101]" in errors[0], run.output
+        assert "undecided: define PROJ_USE_HIP or pass -D" in errors[0]
+    assert "vendors/cuda.h" not in run.output  # copy.cu's entry defines PROJ_USE_HIP
+    shown = _cli("check", "--show-branches", "include/proj/warp.h", "-p", "build").output
+    verdict = "dead" if agree else "undecided"
+    assert f"warp.h:2: #ifdef PROJ_USE_HIP: {'live' if agree else 'undecided'}" in shown
+    assert f"warp.h:4: #else: {verdict}" in shown

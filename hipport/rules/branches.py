@@ -32,6 +32,7 @@ from hipport.preprocess import (
     Verdict,
     conditionals,
     evaluate,
+    macro_flags,
 )
 from hipport.rules.tokens import Directive
 
@@ -144,7 +145,10 @@ def build_of(ctx: Context) -> Build:
 def _hip_view(ctx: Context) -> Conditionals:
     rocm = ctx.target.rocm or ctx.tables.newest_rocm
     parts = rocm.parts + (0, 0)
-    per_file = tuple(a for a in _joined(ctx.options.compile_args) if a.startswith(("-D", "-U")))
+    per_file = macro_flags(ctx.options.compile_args)
+    headers = ctx.options.headers
+    if not per_file and headers is not None:
+        per_file = headers.inherited.get(ctx.path, ())
     build = Build((parts[0], parts[1]), tuple(ctx.options.defines) + per_file)
     found = _conditionals(ctx, build)
     includes = found.includes if found.arms else _all_includes(ctx)
@@ -153,21 +157,6 @@ def _hip_view(ctx: Context) -> Conditionals:
         found = _conditionals(ctx, build) if found.arms else found
     ctx.__dict__["_hip_build"] = build
     return found
-
-
-def _joined(flags: tuple[str, ...]) -> tuple[str, ...]:
-    """-D NAME (two arguments, as compile_commands.json keeps them) as -DNAME."""
-    out: list[str] = []
-    pending = ""
-    for flag in flags:
-        if pending:
-            out.append(pending + flag)
-            pending = ""
-        elif flag in ("-D", "-U"):
-            pending = flag
-        else:
-            out.append(flag)
-    return tuple(out)
 
 
 def _is_hip(ctx: Context, includes: tuple[tuple[str, bool], ...]) -> bool:

@@ -3,7 +3,9 @@ each file's directives, read from its bytes without the lexer, so a file's #if a
 follow the macros its project headers define (`#define CP_ASYNC_AVAILABLE` only when
 MYPROJ_USE_HIP is undefined); the names a header already written for HIP defines (a
 compat header's `__stcs`, `typedef __hip_bfloat16 nv_bfloat16`); and the headers the HIP
-build never includes (`vendors/cuda.h`, included only under `#ifndef MYPROJ_USE_HIP`)."""
+build never includes (`vendors/cuda.h`, included only under `#ifndef MYPROJ_USE_HIP`); and
+the -D/-U a header not in compile_commands.json takes from the entries that include it (as
+clangd gives a header its includer's command)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,14 @@ import os
 from pathlib import Path
 
 from hipport.fsio import read_regular
-from hipport.preprocess import Build, ProjectHeaders, conditionals, include_target, scan_directives
+from hipport.preprocess import (
+    Build,
+    ProjectHeaders,
+    conditionals,
+    include_target,
+    macro_flags,
+    scan_directives,
+)
 from hipport.project import ProjectFile
 from hipport.runner.compile_db import CompileArgs
 from hipport.target import Target
@@ -42,7 +51,8 @@ def project_headers(
     if not any(edges.values()):
         return None
     headers.hip_names = _hip_names(headers, paths, max_size)
-    headers.dead = _never_compiled(headers, edges, target, defines)
+    flags = _macro_flags(compile_db, paths)
+    headers.dead, headers.inherited = _never_compiled(headers, edges, target, defines, flags)
     return headers
 
 
@@ -109,21 +119,52 @@ def _hip_names(
     return out
 
 
+def _macro_flags(compile_db: CompileArgs, paths: dict[str, Path]) -> dict[str, tuple[str, ...]]:
+    """The -D/-U of each run file the compilation database has an entry for."""
+    if not compile_db:
+        return {}
+    out = {}
+    for key, path in paths.items():
+        args = compile_db.get(os.path.realpath(path))
+        if args is not None:
+            out[key] = macro_flags(args)
+    return out
+
+
 def _never_compiled(
-    headers: ProjectHeaders, edges: dict[str, set[str]], target: Target, defines: tuple[str, ...]
-) -> frozenset[str]:
-    """The files some project file includes and no file's HIP build compiles: every
-    #include of them sits in a dead arm (or in a file that is itself never compiled)."""
+    headers: ProjectHeaders,
+    edges: dict[str, set[str]],
+    target: Target,
+    defines: tuple[str, ...],
+    flags: dict[str, tuple[str, ...]],
+) -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
+    """The files some project file includes and no file's HIP build compiles (every
+    #include of them sits in a dead arm, or in a file that is itself never compiled), each
+    file walked with its own -D/-U from the compilation database (`flags`); and, for each
+    header the database has no entry for, the -D/-U every entry that compiles it agrees on
+    (a flag only some of them pass leaves its macro as the header's other files see it)."""
     included = set().union(*edges.values())
     if not included or not set(headers.files) - included:
-        return frozenset()  # nothing included, or only files in include cycles
+        return frozenset(), {}  # nothing included, or only files in include cycles
     from hipport.tables import load_tables
 
     parts = (target.rocm or load_tables().newest_rocm).parts + (0, 0)
-    build = Build((parts[0], parts[1]), defines)
     reached: set[str] = set()
+    by_header: dict[str, list[tuple[str, ...]]] = {}
     for key in headers.files:
         if key in included:
             continue  # walked from its includers
-        reached |= conditionals(headers.files[key], build, headers, key).reached
-    return frozenset(included - reached)
+        own = flags.get(key, ())
+        build = Build((parts[0], parts[1]), defines + own)
+        found = conditionals(headers.files[key], build, headers, key).reached
+        reached |= found
+        if key in flags:
+            for header in found:
+                if header not in flags:
+                    by_header.setdefault(header, []).append(own)
+    inherited = {}
+    for header, lists in by_header.items():
+        common = [f for f in lists[0] if all(f in other for other in lists[1:])]
+        if common:
+            inherited[header] = tuple(common)
+    return frozenset(included - reached), inherited
