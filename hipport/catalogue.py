@@ -764,23 +764,29 @@ VECTOR_OPERATOR_AMBIGUOUS = RuleInfo(
     "HIP114",
     "vector-operator-ambiguous",
     Severity.WARNING,
-    "A free compound-assignment operator (+=, -=, *=, /=) the program defines for two CUDA "
-    "vector operands (float3, int2, double4, uchar4, ...).",
+    "A free operator the program defines for two CUDA vector operands (float3, int2, "
+    "double4, uchar4, ...) that the target HIP's vector types define too: += -= *= /= "
+    "(HIP 5.2 and later), binary * and / (HIP 6.3).",
     "CUDA's vector types are plain structs without operators, so programs (and NVIDIA's "
-    "helper_math.h) define their own. HIP's vector types define the arithmetic operators "
-    "already; for +=, -=, *= and /= with a vector right-hand side the program's free "
-    "operator and HIP's member operator match equally well, and every use fails with "
-    "\"use of overloaded operator '+=' is ambiguous\" (checked with HIP 5.2: binary +, -, "
-    "*, / and a scalar right-hand side resolve to the program's operator and build). A "
-    "warning for the definition; an error when the same file visibly applies the "
-    "operator to a variable declared with that vector type.",
+    "helper_math.h) define their own. HIP's vector types define operators of their own; "
+    "those that are non-template functions (read from each release's amd_hip_vector_types.h "
+    "into mappings/vector_operators.tsv) match two vector operands exactly as the "
+    "program's free operator does, and every use fails with \"use of overloaded operator "
+    "'+=' is ambiguous\". Binary + and -, scalar operands and unary - resolve to the "
+    "program's operator (HIP's are templates) and build. translate keeps each clashing "
+    "definition out of the HIP build with #if !defined(__HIP_PLATFORM_AMD__) ... #endif "
+    "(HIP's operator does the same component-wise arithmetic) and says so in a note. Where "
+    "it cannot (the definition shares its lines with other code, sits in a macro, or "
+    "returns another type than HIP's operator), a warning; an error when the same file "
+    "visibly applies the operator to a variable declared with that vector type.",
     "inline __host__ __device__ void operator+=(float3 &a, float3 b) {\n"
     "    a.x += b.x; a.y += b.y; a.z += b.z;\n"
     "}",
-    "Guard the program's vector operators with #ifndef __HIP_PLATFORM_AMD__ (HIP's own "
-    "operators do the same arithmetic), or drop them when porting.",
-    module="rules.hazards.vector_operator_ambiguous",
-    kind=Kind.GATE,
+    "Nothing to do where translate guards the definition; otherwise guard the program's "
+    "vector operators with #if !defined(__HIP_PLATFORM_AMD__) by hand (HIP's own operators "
+    "do the same arithmetic), or rename an operator that computes something else.",
+    module="rules.vector_operators",
+    kind=Kind.REWRITE,
 )
 
 
@@ -880,6 +886,7 @@ REWRITE_ORDER: tuple[str, ...] = (
     "rules.rename",
     "rules.warp_masks",
     "rules.overloads",
+    "rules.vector_operators",
     "rules.namespaces",
     "rules.includes",
     "rules.launch",

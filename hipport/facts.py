@@ -9,7 +9,8 @@ release (hipport.mappings.Mappings reads each once per mappings directory, on fi
 - the cooperative-groups features HIP lacks, with the releases known to lack or have them
   (HIP107);
 - the CMake vocabulary the build-file translation renames or reports;
-- CUDA headers' include guards that code tests and the HIP test for each (rename).
+- CUDA headers' include guards that code tests and the HIP test for each (rename);
+- the operators HIP's vector types define per sampled release (HIP114).
 
 The files and their columns are described in mappings/README.md; tools/build_facts.py and
 tools/build_gate_facts.py build them from ../shared/data and the reviewed inputs in tools/.
@@ -133,6 +134,40 @@ def cooperative_groups(rows: Rows) -> CooperativeGroups:
         )
         by_kind[feature.kind][feature.name] = feature
     return CooperativeGroups(by_kind["header"], by_kind["name"], by_kind["member"])
+
+
+# --------------------------------------------------------------------------- vector operators
+
+
+@dataclass(frozen=True)
+class VectorOperators:
+    """The free operators of two vector operands that HIP's vector types define as
+    non-template functions (a program's own definition of one is ambiguous), per sampled
+    release."""
+
+    by_release: dict[Version, dict[str, str]]  # release -> operator -> HIP's declaration
+    sources: dict[tuple[Version, str], str]
+
+    def for_target(self, rocm: Version) -> tuple[Version, dict[str, str]]:
+        """The sampled release that speaks for `rocm` (the newest at or before it; the
+        oldest for an older target) and its operators."""
+        releases = sorted(self.by_release)
+        if not releases:
+            return rocm, {}
+        at = [r for r in releases if _line(r) <= _line(rocm)]
+        release = at[-1] if at else releases[0]
+        return release, self.by_release[release]
+
+
+def vector_operators(rows: Rows) -> VectorOperators:
+    """From vector_operators.tsv."""
+    by_release: dict[Version, dict[str, str]] = {}
+    sources: dict[tuple[Version, str], str] = {}
+    for row in rows:
+        rocm = Version.parse(row["rocm"])
+        by_release.setdefault(rocm, {})[row["operator"]] = row["hip_declaration"]
+        sources[rocm, row["operator"]] = row["source"]
+    return VectorOperators(by_release, sources)
 
 
 # --------------------------------------------------------------------------- CMake

@@ -78,6 +78,10 @@ class Mappings:
         return facts.cooperative_groups(self.read("cooperative_groups.tsv"))
 
     @cached_property
+    def vector_operators(self) -> facts.VectorOperators:
+        return facts.vector_operators(self.read("vector_operators.tsv"))
+
+    @cached_property
     def cmake(self) -> facts.CMakeVocabulary:
         return facts.cmake_vocabulary(self.read("cmake.tsv"))
 

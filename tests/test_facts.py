@@ -38,6 +38,7 @@ FILES = (
     "cooperative_groups.tsv",
     "cmake.tsv",
     "include_guards.tsv",
+    "vector_operators.tsv",
 )
 
 
@@ -129,7 +130,8 @@ def test_the_generator_refuses_inputs_that_contradict_the_data(
 
     reviewed = tmp_path / "tools"
     reviewed.mkdir()
-    for name in ("hip52_device_prop_fields.tsv", "include_overrides.tsv", *FILES[1:]):
+    tools = ("hip52_device_prop_fields.tsv", "include_overrides.tsv", "hip_vector_operators.tsv")
+    for name in (*tools, *FILES[1:-1]):
         (reviewed / name).write_bytes((TOOLS / name).read_bytes())
     monkeypatch.setattr(generator, "HERE", reviewed)
     monkeypatch.setattr(generator, "HIP52_FIELDS", reviewed / "hip52_device_prop_fields.tsv")
@@ -157,3 +159,40 @@ def test_the_generator_refuses_inputs_that_contradict_the_data(
     guards.write_text(good + "MY_GUARD_H\tmy_header.h\t\t\t\tnot NVIDIA's\n")
     with pytest.raises(ValueError, match="is not an NVIDIA header"):
         build_facts(SHARED_DATA, tmp_path / "bad")
+    guards.write_text(good)
+
+    operators = reviewed / "hip_vector_operators.tsv"
+    operators.write_text(operators.read_text() + "6.3\t%=\toperator%=(x)\theader\n")
+    with pytest.raises(ValueError, match="not an arithmetic operator"):
+        build_facts(SHARED_DATA, tmp_path / "bad")
+
+
+@pytest.mark.parametrize("rocm", ["5.2", "6.3"])
+def test_the_vector_operator_extraction_is_the_headers(rocm: str) -> None:
+    """tools/hip_vector_operators.tsv says what each release's amd_hip_vector_types.h
+    declares (HIP 5.2: the four compound operators; 6.3 adds friend * and /)."""
+    from tools.vector_operators import EXTRACTED, HEADERS, operators_from_header
+
+    header, _ = HEADERS[rocm]
+    if not header.is_file():
+        pytest.skip(f"no HIP {rocm} headers at {header}")
+    found = [(op, decl) for op, decl, _ in operators_from_header(header.read_text())]
+    committed = [
+        (r["operator"], r["hip_declaration"]) for r in read_tsv(EXTRACTED) if r["rocm"] == rocm
+    ]
+    assert committed == found
+    ops = {op for op, _ in found}
+    assert {"+=", "-=", "*=", "/="} <= ops and "+" not in ops and "%=" not in ops
+    assert ({"*", "/"} <= ops) == (rocm == "6.3")
+
+
+def test_vector_operators_follow_the_release() -> None:
+    facts = load_mappings().vector_operators
+    for rocm, release, has_product in (
+        ("5.0", "5.2", False),
+        ("5.7", "5.2", False),
+        ("6.3", "6.3", True),
+        ("7.2", "6.3", True),
+    ):
+        got, ops = facts.for_target(Version.parse(rocm))
+        assert str(got) == release and ("*" in ops) == has_product, rocm

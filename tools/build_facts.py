@@ -6,6 +6,7 @@
     mappings/cooperative_groups.tsv       cooperative-groups features HIP lacks (HIP107)
     mappings/cmake.tsv                    the CMake vocabulary hipport translates
     mappings/include_guards.tsv           CUDA headers' include guards and the HIP tests
+    mappings/vector_operators.tsv         the operators HIP's vector types define (HIP114)
 
     python tools/build_facts.py [--data ../shared/data] [--out mappings]
     python tools/build_facts.py --refresh-hip52 /usr/include/hip/hip_runtime_api.h
@@ -14,9 +15,11 @@ tools/build_mappings.py calls build_facts(); run alone, this rebuilds only these
 Sources: ../shared/data/hip-python/hipDeviceProp_t-fields.tsv (ROCm 6.2-7.2) and the
 reviewed inputs in tools/: hip52_device_prop_fields.tsv (HIP 5.2's struct, extracted from
 its header by --refresh-hip52), cuda_device_prop_fields.tsv, cooperative_groups.tsv,
-cmake.tsv and include_guards.tsv (checked against ../shared/data/cuda-include-map.tsv with
-tools/include_overrides.tsv). The schemas are in mappings/README.md. Deterministic output;
-it fails, rather than writes, when an input contradicts the data (see the checks below).
+cmake.tsv, include_guards.tsv (checked against ../shared/data/cuda-include-map.tsv with
+tools/include_overrides.tsv) and hip_vector_operators.tsv (extracted from HIP 5.2's and
+6.3's headers by tools/vector_operators.py --refresh). The schemas are in
+mappings/README.md. Deterministic output; it fails, rather than writes, when an input
+contradicts the data (see the checks below).
 """
 
 from __future__ import annotations
@@ -63,6 +66,8 @@ CMAKE_KINDS = (
 CMAKE_SETTINGS = ("architecture_suggestion", "hip_min_cmake")
 GUARD_COLUMNS = ["cuda_guard", "cuda_header", "hip_header", "hip_guard", "checked", "evidence"]
 GUARD_CHECKED = ("hip-5.2", "hip-6.3", "source")
+VECTOR_OPERATOR_COLUMNS = ["rocm", "operator", "hip_declaration", "source"]
+VECTOR_OPERATORS = frozenset({"+", "-", "*", "/", "+=", "-=", "*=", "/="})
 
 
 def read_tsv(path: Path) -> list[dict[str, str]]:
@@ -246,6 +251,30 @@ def include_guards(data: Path) -> list[dict[str, str]]:
     return rows
 
 
+# --------------------------------------------------------------------------- vector operators
+
+
+def vector_operators() -> list[dict[str, str]]:
+    """tools/hip_vector_operators.tsv (the non-template operators of HIP_vector_type per
+    release, extracted from the headers), checked, with its source."""
+    rows = reviewed_rows("hip_vector_operators.tsv", "rocm", "operator")
+    out = []
+    for row in rows:
+        key = (row["rocm"], row["operator"])
+        if row["operator"] not in VECTOR_OPERATORS or "operator" not in row["hip_declaration"]:
+            raise ValueError(f"hip_vector_operators.tsv: {key}: not an arithmetic operator")
+        _version_key(row["rocm"])  # a release number
+        out.append(
+            {
+                "rocm": row["rocm"],
+                "operator": row["operator"],
+                "hip_declaration": row["hip_declaration"],
+                "source": f"HIP_vector_type in {row['header_line']}",
+            }
+        )
+    return out
+
+
 # --------------------------------------------------------------------------- driver
 
 
@@ -262,6 +291,7 @@ def build_facts(data: Path, out: Path) -> dict[str, int]:
         "cooperative_groups.tsv": (CG_COLUMNS, cooperative_groups()),
         "cmake.tsv": (CMAKE_COLUMNS, cmake_vocabulary()),
         "include_guards.tsv": (GUARD_COLUMNS, include_guards(data)),
+        "vector_operators.tsv": (VECTOR_OPERATOR_COLUMNS, vector_operators()),
     }
     for name, (columns, rows) in files.items():
         write_tsv(out / name, columns, rows)

@@ -298,6 +298,11 @@ class CodeIndex:
             p -= 1
         return self.tokens.texts[p - 1] if p >= 1 and self.tokens.kinds[p - 1] == IDENTIFIER else ""
 
+    def declaration_start(self, k: int) -> int:
+        """Start of the declaration code token k belongs to (k is not in a directive):
+        after the previous ; { } or directive line."""
+        return self._head(k)
+
     def _head(self, k: int) -> int:
         """Start of the declaration a body belongs to (k is not in a directive): after the
         previous ; { } or directive line."""
