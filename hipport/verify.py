@@ -127,6 +127,18 @@ def compile_many(
         )
 
 
+def translated_dirs(include_dirs: Iterable[Path], base: Path, root: Path) -> list[Path]:
+    """The include directories as the compiler must read them after a translation of the
+    tree at `base` into `root`: one inside `base` is its translated copy (the CUDA original
+    would hand the compiler untranslated headers), any other stays as it is."""
+    out = []
+    top = base.resolve()
+    for directory in include_dirs:
+        full = directory.resolve()
+        out.append(root / full.relative_to(top) if full.is_relative_to(top) else directory)
+    return out
+
+
 def translation_units(root: Path) -> list[Path]:
     return sorted(
         p for p in root.rglob("*") if p.is_file() and p.suffix in TRANSLATION_UNIT_SUFFIXES

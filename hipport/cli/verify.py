@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from hipport.cli.translate import common_options, run_options
+
+if TYPE_CHECKING:
+    from hipport.target import Version
 
 
 @click.command()
@@ -39,7 +42,8 @@ from hipport.cli.translate import common_options, run_options
     "include_dirs",
     multiple=True,
     type=click.Path(path_type=Path),
-    help="Extra include directory (repeatable).",
+    help="Extra include directory (repeatable). One inside PATH is read in the translated "
+    "tree (its translated headers), not in the CUDA originals.",
 )
 @common_options
 def verify(
@@ -53,11 +57,15 @@ def verify(
     **values: Any,
 ) -> int:
     """Translate PATH (a file or a tree) into a temporary directory and compile every
-    translation unit with the HIP compiler in syntax-only mode; list the files that fail,
-    with the compiler's first error. Exit 1 if any file fails, 2 if no compiler is found."""
-    from hipport.cli.options import load_config_for
+    translation unit with the HIP compiler in syntax-only mode, against the translated
+    tree's headers; list the files that fail, with the compiler's first error. Warns when
+    the compiler's HIP is older than the target ROCm (--rocm, default the newest): names
+    the target has and that HIP lacks then fail here. Exit 1 if any file fails, 2 if no
+    compiler is found."""
+    from hipport.cli.options import load_config_for, target_from
+    from hipport.mappings import load_mappings
     from hipport.runner import run_paths, write_outputs
-    from hipport.verify import compile_many, find_compiler, translation_units
+    from hipport.verify import compile_many, find_compiler, translated_dirs, translation_units
     from hipport.verify import hip_version as detect
 
     compiler = find_compiler(hip_compiler)
@@ -71,6 +79,8 @@ def verify(
         if translated:
             root = path if path.is_dir() else path.parent
             units = translation_units(path) if path.is_dir() else [path]
+            if values.get("rocm"):
+                _warn_older(version, target_from(values).rocm)
         else:
             config = load_config_for([path])
             opts = run_options(values, config)
@@ -79,6 +89,16 @@ def verify(
             root = Path(tmp)
             write_outputs(summary, "outdir", root)
             units = translation_units(root)
+            mapped = translated_dirs(include_dirs, summary.base, root)
+            for given, used in zip(include_dirs, mapped, strict=True):
+                if given == used:
+                    click.echo(
+                        f"hipport verify: note: -I {given} is outside {path}: its headers "
+                        "are compiled as they are, untranslated",
+                        err=True,
+                    )
+            include_dirs = tuple(mapped)
+            _warn_older(version, opts.target.rocm or load_mappings().tables.newest_rocm)
         results = compile_many(
             compiler, units, offload_arch, include_dirs, version, values.get("jobs") or 0
         )
@@ -95,3 +115,20 @@ def verify(
         err=True,
     )
     return 1 if failed else 0
+
+
+def _warn_older(compiler_hip: str | None, target: Version) -> None:
+    """Say so when the compiler's HIP release is older than the target's (a name the target
+    has and the compiler's HIP lacks fails to compile here, not on the target)."""
+    from hipport.target import Version
+
+    if compiler_hip is None:
+        return
+    found = Version.parse(compiler_hip)
+    if found.parts[:2] < target.parts[:2]:
+        click.echo(
+            f"hipport verify: warning: the compiler's HIP is {compiler_hip}, older than the "
+            f"target ROCm {target}: what {target} has and {compiler_hip} lacks fails here "
+            f"(pass --rocm {compiler_hip} to translate for this compiler)",
+            err=True,
+        )
