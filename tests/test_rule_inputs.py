@@ -5,16 +5,20 @@ recorded."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+import hipport.engine
 from hipport.catalogue import REWRITE_ORDER
-from hipport.engine import run_rule, translate_source
+from hipport.engine import EngineOptions, TranslationResult, run_rule, translate_source
 from hipport.lexer import lex
 from hipport.rules import RuleResult, Triggers, all_rules, load_rule, rule_priorities
 from hipport.rules.context import Context
-from hipport.target import Target
+from hipport.target import Target, Version
+from tests.test_engine_pairs import load_case
+from tests.test_rule_cases import load
 
 TESTS = Path(__file__).parent
 SUFFIXES = (".cu", ".cuh", ".cpp", ".h", ".hpp", ".cc")
@@ -118,3 +122,113 @@ def test_types_win_over_rename_and_the_dropped_edit_is_recorded() -> None:
     assert [(e.rule, e.old) for e in result.edits] == [("types", b"enum cudaDataType_t")]
     assert [(e.rule, e.old) for e in result.dropped_edits] == [("rename", b"cudaDataType_t")]
     assert lex(result.output).texts[0] == "hipDataType"
+
+
+def test_every_rule_declares_what_it_reacts_to() -> None:
+    """Each rule says what it reacts to; one that must see every file says why."""
+    for rule in all_rules():
+        triggers = rule.triggers
+        assert isinstance(triggers, Triggers), rule.name
+        declared = (triggers.names, triggers.data, triggers.texts, triggers.folded)
+        assert triggers.every_file or any(declared), rule.name
+
+
+class _Recorder:
+    """A real rule of the engine, run as it is, that notes each call."""
+
+    def __init__(self, rule: object, called: list[str]) -> None:
+        self.rule, self.called = rule, called
+        self.name, self.codes, self.triggers = rule.name, rule.codes, rule.triggers  # type: ignore[attr-defined]
+
+    def run(self, ctx: Context) -> RuleResult:
+        self.called.append(self.name)
+        return self.rule.run(ctx)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "called"),
+    [
+        # reviewed by hand: `__device__` is a device marker (includes) and the device word
+        # of HIP109 and HIP111; nothing else in it is anything a rule reacts to
+        (
+            b"__device__ int f(int x) { return x + 1; }\n",
+            Target(),
+            {"includes"} | {"dynamic-parallelism", "device-runtime-call"},
+        ),
+        # cudaMalloc: a table name (rename, includes); `cu` is unknown's bytes
+        (b"void f(void **p) { cudaMalloc(p, 4); }\n", Target(), {"rename", "includes", "unknown"}),
+        # strings translated: the rename rule reads every file
+        (
+            b"__device__ int f(int x) { return x + 1; }\n",
+            Target(translate_strings=True),
+            {"rename", "includes", "dynamic-parallelism", "device-runtime-call"},
+        ),
+        (b"int asm_count; // a comment\n", Target(), {"inline-ptx"}),
+    ],
+    ids=["device-function", "runtime-call", "strings", "asm-bytes"],
+)
+def test_a_rule_whose_triggers_are_absent_is_not_called(
+    monkeypatch: pytest.MonkeyPatch, source: bytes, target: Target, called: set[str]
+) -> None:
+    seen: list[str] = []
+    recorders = tuple(_Recorder(rule, seen) for rule in all_rules())
+    monkeypatch.setattr(hipport.engine, "all_rules", lambda: recorders)
+    translate_source(source, "a.cu", target)
+    assert set(seen) == called
+    assert len(seen) == len(called)  # once each
+
+
+def _case_files() -> list[tuple[Path, str, Target, EngineOptions | None]]:
+    """Every corpus and consistency file (default target) and every rule and engine case
+    under tests/cases, with its own target and options (the user's renames, ...)."""
+    out: list[tuple[Path, str, Target, EngineOptions | None]] = [
+        (p, p.name, Target(), None) for p in FILES
+    ]
+    for path in sorted((TESTS / "cases" / "rules").rglob("*.cu")):
+        name, target, options = load(path)
+        out.append((path, name, target, options))
+    for path in sorted((TESTS / "cases" / "engine").rglob("*.cu")):
+        _, _, target, options, name, _ = load_case(path)
+        out.append((path, name, target, replace(options, check_invariants=False)))
+    return out
+
+
+def _everything(result: TranslationResult) -> tuple[object, ...]:
+    return (result.output, result.edits, result.findings, result.uses, result.dropped_edits)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "extra",
+    [
+        None,
+        Target(rocm=Version.parse("5.2"), launch_syntax="hip", translate_strings=True),
+        Target(roc=True, amd_ext=True, experimental=True),
+    ],
+    ids=["own-target", "hip52-launch-strings", "roc-ext"],
+)
+def test_triggers_miss_nothing_a_rule_reacts_to(
+    monkeypatch: pytest.MonkeyPatch, extra: Target | None
+) -> None:
+    """The engine with the trigger filter finds, edits and counts exactly what it does when
+    every rule runs on every file, on every corpus file and test case: a name missing from
+    a rule's triggers would lose that rule's results on a file holding only that name."""
+    cases = _case_files()
+    assert len(cases) > 600
+    filtered = []
+    for path, name, target, options in cases:
+        filtered.append(
+            _everything(translate_source(path.read_bytes(), name, extra or target, options))
+        )
+    monkeypatch.setattr(hipport.engine, "triggered", lambda rule, ctx: True)
+    for (path, name, target, options), want in zip(cases, filtered, strict=True):
+        got = _everything(translate_source(path.read_bytes(), name, extra or target, options))
+        assert got == want, path
+    by_code = {code: rule.name for rule in all_rules() for code in rule.codes}
+    results = {e.rule for f in filtered for e in f[1]}  # type: ignore[attr-defined]
+    results |= {by_code.get(x.code) for f in filtered for x in f[2]}  # type: ignore[attr-defined]
+    # every rule had something to lose (each code has firing cases under tests/cases, for
+    # their own targets; HIP 5.2 has no *_sync intrinsic for the warp-masks rule to widen)
+    assert extra is not None or results >= {rule.name for rule in all_rules()}, {
+        r.name for r in all_rules()
+    } - results

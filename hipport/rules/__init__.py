@@ -4,9 +4,10 @@ A rule is a small module exposing `RULE`, an object with `name`, `codes` (the ca
 codes its findings carry) and `run(ctx: Context) -> RuleResult`: it reads the file through
 the Context (its tokens: `ctx.tokens`, a hipport.tokens.Tokens, and `ctx.code`, the
 code-token index; its API uses: `ctx.api_uses`, resolved before the rules run) and returns
-its edits, findings and API uses as a value. It may declare `triggers` (what it reacts to:
-the engine skips it on a file without any) and, a rewrite, its `priority` between
-overlapping edits (see rules.context.Rule). Token helpers that
+its edits, findings and API uses as a value. It declares `triggers` (what it reacts to,
+rules.context.Triggers: the engine skips it on a file without any; names that are facts
+come from the mappings) and, a rewrite, its `priority` between overlapping edits (see
+rules.context.Rule). Token helpers that
 more than one rule needs live in rules/tokens.py, and the code-token index the hazards
 share in rules/code_index.py; a rule never imports another rule.
 
@@ -101,9 +102,8 @@ def rule_priorities() -> dict[str, int]:
 
 
 def triggered(rule: Rule, ctx: Context) -> bool:
-    """The file has something the rule reacts to (always, for a rule without triggers)."""
-    triggers: Triggers | None = getattr(rule, "triggers", None)
-    return triggers is None or triggers.fire(ctx)
+    """The file has something the rule reacts to (its declared Triggers)."""
+    return rule.triggers.fire(ctx)
 
 
 def rule_for(key: str) -> Rule:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from hipport.catalogue import ARGUMENTS_NOT_REWRITTEN, DATA_LOSS
 from hipport.edits import Edit
 from hipport.lexer import IDENTIFIER, LITERAL, PUNCTUATION, Token, Tokens
-from hipport.rules.context import Context, RuleResult
+from hipport.rules.context import Context, RuleResult, Triggers
 from hipport.rules.tokens import (
     close_of,
     is_member_or_qualified,
@@ -77,6 +77,7 @@ class ArgumentsRule:
     name = "arguments"
     priority = 50
     codes = (DATA_LOSS.code, ARGUMENTS_NOT_REWRITTEN.code)
+    triggers = Triggers(data=lambda m: m.arguments.calls.keys())
 
     def vocabulary(self, mappings: Mappings) -> Collection[str]:
         """The CUDA calls with rewrites (looked up in the shared code-token index)."""

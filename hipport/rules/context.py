@@ -4,13 +4,14 @@ returns (RuleResult: its edits, findings and API uses, as a value) and the Rule 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import compress, repeat
 from operator import eq
 from typing import TYPE_CHECKING, Protocol
+from weakref import WeakKeyDictionary
 
 from hipport.edits import Edit
 from hipport.findings import RULES, Finding, Location, Severity, Use
@@ -168,16 +169,55 @@ class Context:
 
 @dataclass(frozen=True)
 class Triggers:
-    """What a rule reacts to: identifiers (`names`) or bytes of the source (`texts`, such
-    as b"<<<"). The engine runs the rule only on a file that has one of them."""
+    """What a rule reacts to: the engine runs the rule only on a file that has one of them
+    (a superset is fine, a miss is a lost finding: tests/test_rule_inputs.py runs the
+    corpora with and without this filter and compares).
 
-    names: frozenset[str] = frozenset()
+    `names`: identifiers; `data`: identifiers the run's mappings list (a function of the
+    Mappings, asked once per Mappings: `lambda m: m.arguments.calls.keys()`); `texts`:
+    bytes of the source (keywords such as `asm`, tokens such as `<<<`, header names);
+    `folded`: bytes of the source lower-cased with its underscores dropped (`warp` finds
+    WARP_SIZE and W_ARP); `when`: a test of the run's options and target under which the
+    rule reacts to any file (the user's renames, strings translated); `every_file`: why a
+    rule must see every file (then the rest is unused)."""
+
+    names: AbstractSet[str] = frozenset()
+    data: Callable[[Mappings], Collection[str]] | None = None
     texts: tuple[bytes, ...] = ()
+    folded: tuple[bytes, ...] = ()
+    when: Callable[[Context], bool] | None = None
+    every_file: str = ""
 
     def fire(self, ctx: Context) -> bool:
-        return not ctx.identifiers.isdisjoint(self.names) or any(
-            text in ctx.source for text in self.texts
-        )
+        if self.every_file or (self.when is not None and self.when(ctx)):
+            return True
+        ids = ctx.identifiers
+        if not ids.isdisjoint(self.names):
+            return True
+        if self.data is not None and not ids.isdisjoint(_data_names(ctx.mappings, self.data)):
+            return True
+        source = ctx.source
+        if any(text in source for text in self.texts):
+            return True
+        if self.folded:
+            folded = source.lower().replace(b"_", b"")
+            return any(text in folded for text in self.folded)
+        return False
+
+
+# The names each `Triggers.data` function gives, per Mappings (weakly: a dropped Mappings
+# drops its entries): made once a run, not once a file.
+_DATA_NAMES: WeakKeyDictionary[Mappings, dict[Callable[..., Collection[str]], frozenset[str]]] = (
+    WeakKeyDictionary()
+)
+
+
+def _data_names(mappings: Mappings, data: Callable[[Mappings], Collection[str]]) -> frozenset[str]:
+    known = _DATA_NAMES.setdefault(mappings, {})
+    names = known.get(data)
+    if names is None:
+        names = known[data] = frozenset(data(mappings))
+    return names
 
 
 @dataclass
@@ -193,12 +233,14 @@ class Rule(Protocol):
     """A rewrite or a check. `name` is for edit attribution and debugging; `codes` are the
     catalogue codes its findings may carry (checked by tests/test_catalogue.py).
 
-    Optional: `triggers` (Triggers: the engine runs the rule only on a file that has one
-    of them; without it, on every file), `priority` (an int, rewrites only: where edits of
+    `triggers` (Triggers) says what it reacts to: the engine runs it only on a file that
+    has one of them (a rule that must see every file says so, and why, in
+    `Triggers(every_file=...)`). Optional: `priority` (an int, rewrites only: where edits of
     two rules overlap, the lower priority's edit is applied and the other dropped),
     `vocabulary` (token texts the rule looks up in Context.code, indexed up front)."""
 
     name: str
     codes: tuple[str, ...]
+    triggers: Triggers
 
     def run(self, ctx: Context) -> RuleResult: ...

@@ -12,7 +12,7 @@ from hipport.facts import KEPT_BY_ROCM
 from hipport.findings import Finding, Severity
 from hipport.lexer import PUNCTUATION
 from hipport.rules.branches import CUDA_LOOKING as _CUDA_LOOKING
-from hipport.rules.context import Context, RuleResult
+from hipport.rules.context import Context, RuleResult, Triggers
 from hipport.rules.placement import insertion_point, needs_newline
 from hipport.rules.tokens import INCLUDE_DIRECTIVES, Directive, include_spelling, is_launch_open
 
@@ -90,6 +90,13 @@ class IncludesRule:
     priority = 30
 
     codes = (UNMAPPED_INCLUDE.code,)
+    # an include line (#include, #include_next, #import), or what makes nvcc include the
+    # runtime itself: device code (a marker, a <<< launch) or a use of the runtime API
+    triggers = Triggers(
+        names=DEVICE_MARKERS,
+        data=lambda m: m.tables.by_cuda.keys(),
+        texts=(b"include", b"import", b"<<<"),
+    )
 
     def run(self, ctx: Context) -> RuleResult:
         edits: list[Edit] = []

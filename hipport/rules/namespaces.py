@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from hipport.catalogue import CUDA_NAMESPACE
 from hipport.lexer import IDENTIFIER, PUNCTUATION
-from hipport.rules.context import Context, RuleResult
+from hipport.rules.context import Context, RuleResult, Triggers
 from hipport.tables.arguments import Namespace
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ class NamespacesRule:
     name = "namespaces"
     priority = 20
     codes = (CUDA_NAMESPACE.code,)
+    triggers = Triggers(data=lambda m: m.arguments.namespaces.keys())
 
     def vocabulary(self, mappings: Mappings) -> Collection[str]:
         return mappings.arguments.namespaces.keys()

@@ -14,7 +14,7 @@ from hipport.catalogue import MISSING_OVERLOAD
 from hipport.findings import Finding, Severity
 from hipport.lexer import IDENTIFIER
 from hipport.rules.code_index import CodeIndex
-from hipport.rules.context import Context, RuleResult
+from hipport.rules.context import Context, RuleResult, Triggers
 from hipport.rules.lane_masks import declared_type
 from hipport.tables import Status
 
@@ -29,6 +29,8 @@ class OverloadRule:
     name = "overloads"
     priority = 17  # after the warp masks, before the namespaces
     codes = (MISSING_OVERLOAD.code,)
+    # the CUDA names with an alternative (an overload HIP lacks, a nontemporal builtin)
+    triggers = Triggers(data=lambda m: {a.cuda for a in m.tables.alternatives.values()})
 
     def run(self, ctx: Context) -> RuleResult:
         out = RuleResult()

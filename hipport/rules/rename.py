@@ -29,7 +29,7 @@ from hipport.edits import Edit
 from hipport.findings import Use
 from hipport.lexer import LITERAL
 from hipport.rules.api_uses import ApiUse
-from hipport.rules.context import Context, RuleResult
+from hipport.rules.context import Context, RuleResult, Triggers
 from hipport.rules.names import PRESERVE
 from hipport.rules.tokens import Directive, is_member_or_qualified
 from hipport.tables import Resolution, Status, Tables
@@ -59,6 +59,12 @@ class RenameRule:
         REQUIRES_MACRO.code,
         HIPEXT.code,
         CUDA_SIGNATURE_CHANGED.code,
+    )
+    # the table names (the API uses), the include guards; any file when the user renames
+    # names or strings are translated
+    triggers = Triggers(
+        data=lambda m: m.tables.by_cuda.keys() | m.include_guards.renames.keys(),
+        when=lambda ctx: bool(ctx.options.user_renames) or ctx.target.translate_strings,
     )
 
     def run(self, ctx: Context) -> RuleResult:

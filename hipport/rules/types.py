@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from weakref import WeakKeyDictionary
 
-from hipport.rules.context import Context, RuleResult
+from hipport.rules.context import Context, RuleResult, Triggers
 from hipport.rules.tokens import is_member_or_qualified, prev_code
 from hipport.tables import Status
 from hipport.tables.arguments import HIP, MIOPEN, ArgumentTables, side_of
@@ -27,6 +27,7 @@ class TypesRule:
     # its edits win over the rename of the same token (`enum cudaDataType_t`)
     priority = 0
     codes: tuple[str, ...] = ()
+    triggers = Triggers(data=lambda m: _type_names(m.arguments))
 
     def run(self, ctx: Context) -> RuleResult:
         out = RuleResult()
@@ -53,6 +54,12 @@ class TypesRule:
             elif text in names:
                 out.edits.append(ctx.edit(starts[i], ends[i], names[text], self.name))
         return out
+
+
+def _type_names(table: ArgumentTables) -> set[str]:
+    """Every name this rule may replace, for any target: the ROC-side types and the names
+    of the type overloads (`enum cudaDataType_t`: cudaDataType_t)."""
+    return set(table.roc_types) | {spelled.split()[-1] for spelled in table.type_overloads}
 
 
 _Known = tuple[dict[str, str], dict[tuple[str, str], str], frozenset[str]]

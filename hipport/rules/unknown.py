@@ -10,7 +10,7 @@ import re
 
 from hipport.catalogue import UNKNOWN
 from hipport.findings import Finding, Use
-from hipport.rules.context import Context, RuleResult
+from hipport.rules.context import Context, RuleResult, Triggers
 from hipport.rules.names import PRESERVE
 from hipport.rules.tokens import is_member_or_qualified
 from hipport.tables import Resolution, Status
@@ -37,6 +37,9 @@ class UnknownRule:
     priority = 60
 
     codes = (UNKNOWN.code,)
+    # every name LOOKS_CUDA accepts holds one of these bytes (cu/CU: cuda*, cu[A-Z]*,
+    # CU_*, CUDA_*, cublas*, __cuda*, ...; nv/NV: nvrtc*, NVTX_*, __nv_*; _sync)
+    triggers = Triggers(texts=(b"cu", b"CU", b"nv", b"NV", b"_sync"))
 
     def run(self, ctx: Context) -> RuleResult:
         findings: list[Finding] = []

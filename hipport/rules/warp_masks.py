@@ -14,7 +14,7 @@ from collections.abc import Callable
 from hipport.catalogue import WARP_MASK_NARROW, WARP_MASK_WIDENED
 from hipport.lexer import IDENTIFIER
 from hipport.rules.code_index import CodeIndex
-from hipport.rules.context import Context, RuleResult
+from hipport.rules.context import Context, RuleResult, Triggers
 from hipport.rules.lane_masks import (
     FULL_MASK_64,
     full_mask_at,
@@ -31,6 +31,7 @@ class WarpMaskRule:
     name = "warp-masks"
     priority = 15  # after the rename, before the namespaces
     codes = (WARP_MASK_WIDENED.code, WARP_MASK_NARROW.code)
+    triggers = Triggers(names=MASKED_SYNC)
 
     def run(self, ctx: Context) -> RuleResult:
         out = RuleResult()

@@ -3,7 +3,7 @@ behaves differently on AMD GPUs (64-lane wavefronts, no PTX, a different HIP API
 
 Checks only: every hazard is a Finding, never an edit, because the right fix depends on
 what the code means. One module per rule code, named after the rule (HIP101 inline-ptx is
-inline_ptx.py), each ending in `RULE = HazardRule(INFO, check, vocabulary)`.
+inline_ptx.py), each ending in `RULE = HazardRule(INFO, check, triggers, vocabulary)`.
 
 All matching is on the file's code-token index (hipport.rules.code_index.CodeIndex,
 Context.code, over `v.tokens`, the code view of hipport.tokens: comments dropped, read as
@@ -15,13 +15,13 @@ Add a hazard = add one module + one catalogue entry:
   1. hipport/catalogue.py: a RuleInfo with a free code (HIP1xx), its kebab-case name,
      severity, docs, and module="rules.hazards.<name_with_underscores>".
   2. hipport/rules/hazards/<name_with_underscores>.py: `check(v: CodeIndex) ->
-     list[Finding]` and `RULE = HazardRule(INFO, check, vocabulary)`, where `vocabulary`
-     is the set of token texts the check looks up with v.indices() (the presence of the
-     non-identifier ones is learnt in one pass for all the rules when a check needs it).
-     Return before any file-wide work when the file has none of the check's names
-     (v.ctx.identifiers, v.mentions) and ask v.is_dead last: rules.branches is costly;
-     where the check needs one of a few identifiers, say so with
-     `triggers=Triggers(names=...)`: the engine then skips it on the other files.
+     list[Finding]` and `RULE = HazardRule(INFO, check, triggers, vocabulary)`, where
+     `triggers` (rules.context.Triggers) says what the check reacts to, so the engine
+     skips it on a file without any (identifiers, names the mappings list, bytes of the
+     source such as a keyword or a header's name), and `vocabulary` is the set of token
+     texts the check looks up with v.indices() (the presence of the non-identifier ones
+     is learnt in one pass for all the rules when a check needs it). Ask v.is_dead last:
+     rules.branches is costly.
   3. tests/cases/rules/<CODE>/ (the code's one test home): firing and silent .cu cases
      with .expected lists (tests/test_rule_cases.py).
 Helpers a second rule needs go to rules/tokens.py or rules/code_index.py, never imported
@@ -52,9 +52,9 @@ class HazardRule:
 
     info: RuleInfo
     check: Check
+    triggers: Triggers  # what the check reacts to: the engine runs it on such files only
     # the texts it looks up: a set, or the function of the run's mappings that lists them
     vocabulary: frozenset[str] | Callable[[Mappings], Collection[str]] = frozenset()
-    triggers: Triggers | None = None  # what the check reacts to (None: every file)
 
     @property
     def name(self) -> str:

@@ -6,6 +6,7 @@ from hipport.catalogue import COOPERATIVE_GROUPS_UNSUPPORTED
 from hipport.facts import CgFeature
 from hipport.findings import Finding
 from hipport.rules.code_index import CodeIndex
+from hipport.rules.context import Triggers
 from hipport.rules.hazards import HazardRule
 from hipport.target import Version
 
@@ -155,5 +156,9 @@ def _tile_size(v: CodeIndex, k: int) -> list[Finding]:
 # The feature names come from mappings/ and are indexed on demand, in files that mention
 # cooperative groups only.
 RULE = HazardRule(
-    COOPERATIVE_GROUPS_UNSUPPORTED, check_cooperative_groups, CG_TILE_TEMPLATES | {CG_NAMESPACE}
+    COOPERATIVE_GROUPS_UNSUPPORTED,
+    check_cooperative_groups,
+    # the namespace's name, or a cooperative_groups/... header: both spell it
+    Triggers(texts=(CG_NAMESPACE.encode(),)),
+    CG_TILE_TEMPLATES | {CG_NAMESPACE},
 )

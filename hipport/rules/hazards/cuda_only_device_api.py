@@ -3,12 +3,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
 from hipport.catalogue import CUDA_ONLY_DEVICE_API as INFO
 from hipport.facts import verdict
 from hipport.findings import Finding
 from hipport.lexer import IDENTIFIER, KEYWORD
 from hipport.rules.code_index import CodeIndex
+from hipport.rules.context import Triggers
 from hipport.rules.hazards import HazardRule
+
+if TYPE_CHECKING:
+    from hipport.mappings import Mappings
 
 
 def check(v: CodeIndex) -> list[Finding]:
@@ -47,4 +54,8 @@ def check(v: CodeIndex) -> list[Finding]:
     return out
 
 
-RULE = HazardRule(INFO, check, lambda mappings: mappings.gate.device_apis.keys())
+def _device_apis(mappings: Mappings) -> Collection[str]:
+    return mappings.gate.device_apis.keys()
+
+
+RULE = HazardRule(INFO, check, Triggers(data=_device_apis), _device_apis)

@@ -7,6 +7,7 @@ from hipport.catalogue import DEVICE_PROP_FIELD
 from hipport.facts import DeviceProps, FieldAbsence
 from hipport.findings import Finding, Severity
 from hipport.rules.code_index import CodeIndex
+from hipport.rules.context import Triggers
 from hipport.rules.hazards import HazardRule
 from hipport.target import Version
 
@@ -63,4 +64,9 @@ def _finding(
 
 # The field names are indexed on demand: only in files that mention the struct, and the
 # facts are read from mappings/ only then.
-RULE = HazardRule(DEVICE_PROP_FIELD, check_device_prop_field, DEVICE_PROP_TYPES)
+RULE = HazardRule(
+    DEVICE_PROP_FIELD,
+    check_device_prop_field,
+    Triggers(names=DEVICE_PROP_TYPES),  # a field is read only in a file naming the type
+    DEVICE_PROP_TYPES,
+)

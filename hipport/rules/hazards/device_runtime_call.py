@@ -57,4 +57,4 @@ def _is_call(source: bytes, end: int) -> bool:
     return source[end : end + 64].lstrip()[:1] == b"("
 
 
-RULE = HazardRule(INFO, check, frozenset({"{"}), Triggers(names=_DEVICE_WORDS))
+RULE = HazardRule(INFO, check, Triggers(names=_DEVICE_WORDS), frozenset({"{"}))

@@ -42,4 +42,4 @@ def check(v: CodeIndex) -> list[Finding]:
 
 
 _DEVICE_WORDS = frozenset({"__global__", "__device__"})
-RULE = HazardRule(INFO, check, frozenset({"<<", "{"}), Triggers(names=_DEVICE_WORDS))
+RULE = HazardRule(INFO, check, Triggers(names=_DEVICE_WORDS), frozenset({"<<", "{"}))

@@ -11,6 +11,7 @@ from hipport.catalogue import HARDCODED_WARP_SIZE
 from hipport.findings import Finding
 from hipport.lexer import IDENTIFIER, KEYWORD, LITERAL, PUNCTUATION
 from hipport.rules.code_index import Body, CodeIndex
+from hipport.rules.context import Triggers
 from hipport.rules.hazards import HazardRule
 from hipport.rules.names import MASKED_SYNC
 from hipport.rules.tokens import int_value
@@ -209,5 +210,7 @@ def _shared_per_warp(
 RULE = HazardRule(
     HARDCODED_WARP_SIZE,
     check_hardcoded_warp_size,
+    # a warp intrinsic, or a name holding warp or lane (a warp-size constant, a lane helper)
+    Triggers(names=WARP_INTRINSICS, folded=_HELPER_WORDS),
     WARP_INTRINSICS | {"__shared__"},
 )

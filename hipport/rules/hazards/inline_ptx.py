@@ -8,6 +8,7 @@ from hipport.catalogue import INLINE_PTX
 from hipport.findings import Finding
 from hipport.lexer import IDENTIFIER, KEYWORD, LITERAL
 from hipport.rules.code_index import CodeIndex
+from hipport.rules.context import Triggers
 from hipport.rules.hazards import HazardRule
 
 ASM_WORDS = frozenset({"asm", "__asm__", "__asm"})
@@ -67,4 +68,5 @@ def check_inline_ptx(v: CodeIndex) -> list[Finding]:
     return out
 
 
-RULE = HazardRule(INLINE_PTX, check_inline_ptx, ASM_WORDS)
+# asm is a keyword (no identifier): its bytes, which every word of ASM_WORDS holds
+RULE = HazardRule(INLINE_PTX, check_inline_ptx, Triggers(texts=(b"asm",)), ASM_WORDS)

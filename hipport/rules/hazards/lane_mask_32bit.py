@@ -9,6 +9,7 @@ from hipport.catalogue import LANE_MASK_32BIT
 from hipport.findings import Finding
 from hipport.lexer import IDENTIFIER, KEYWORD
 from hipport.rules.code_index import CodeIndex
+from hipport.rules.context import Triggers
 from hipport.rules.hazards import HazardRule
 from hipport.rules.lane_masks import declared_narrow, full_mask_at, full_mask_names, narrow_type
 from hipport.rules.names import MASKED_SYNC
@@ -130,4 +131,9 @@ def _narrow_ballot(v: CodeIndex, k: int) -> Finding | None:
     )
 
 
-RULE = HazardRule(LANE_MASK_32BIT, check_lane_mask_32bit, MASKED_SYNC | BALLOTS | {"="})
+RULE = HazardRule(
+    LANE_MASK_32BIT,
+    check_lane_mask_32bit,
+    Triggers(names=MASKED_SYNC | BALLOTS),
+    MASKED_SYNC | BALLOTS | {"="},
+)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hipport.catalogue import LAUNCH_BOUNDS_MIN_BLOCKS
 from hipport.findings import Finding
 from hipport.rules.code_index import CodeIndex
+from hipport.rules.context import Triggers
 from hipport.rules.hazards import HazardRule
 
 
@@ -42,4 +43,7 @@ def check_launch_bounds(v: CodeIndex) -> list[Finding]:
     return out
 
 
-RULE = HazardRule(LAUNCH_BOUNDS_MIN_BLOCKS, check_launch_bounds, frozenset({"__launch_bounds__"}))
+_LAUNCH_BOUNDS = frozenset({"__launch_bounds__"})
+RULE = HazardRule(
+    LAUNCH_BOUNDS_MIN_BLOCKS, check_launch_bounds, Triggers(names=_LAUNCH_BOUNDS), _LAUNCH_BOUNDS
+)

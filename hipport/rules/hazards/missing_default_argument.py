@@ -3,11 +3,18 @@ and the target HIP's function lacks (mappings/gate_facts.tsv)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
 from hipport.catalogue import MISSING_DEFAULT_ARGUMENT as INFO
 from hipport.facts import verdict
 from hipport.findings import Finding
 from hipport.rules.code_index import CodeIndex
+from hipport.rules.context import Triggers
 from hipport.rules.hazards import HazardRule
+
+if TYPE_CHECKING:
+    from hipport.mappings import Mappings
 
 
 def check(v: CodeIndex) -> list[Finding]:
@@ -45,4 +52,8 @@ def check(v: CodeIndex) -> list[Finding]:
     return out
 
 
-RULE = HazardRule(INFO, check, lambda mappings: mappings.gate.default_arguments.keys())
+def _defaulted(mappings: Mappings) -> Collection[str]:
+    return mappings.gate.default_arguments.keys()
+
+
+RULE = HazardRule(INFO, check, Triggers(data=_defaulted), _defaulted)

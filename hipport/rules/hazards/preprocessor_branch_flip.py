@@ -4,6 +4,7 @@ branch under hipcc, which does not define them; and those macros used in code.""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from hipport.catalogue import PREPROCESSOR_BRANCH_FLIP as INFO
@@ -12,9 +13,11 @@ from hipport.findings import Finding
 from hipport.lexer import IDENTIFIER
 from hipport.rules.branches import Arm, Chain
 from hipport.rules.code_index import CodeIndex
+from hipport.rules.context import Triggers
 from hipport.rules.hazards import HazardRule
 
 if TYPE_CHECKING:
+    from hipport.mappings import Mappings
     from hipport.rules.context import Context
 
 
@@ -123,4 +126,9 @@ def _uses_in_code(v: CodeIndex) -> list[Finding]:
     return out
 
 
-RULE = HazardRule(INFO, check, lambda mappings: mappings.gate.macros.keys())
+def _nvcc_macros(mappings: Mappings) -> Collection[str]:
+    return mappings.gate.macros.keys()
+
+
+# no #if can test an nvcc macro, no code can use one, in a file that does not name one
+RULE = HazardRule(INFO, check, Triggers(data=_nvcc_macros), _nvcc_macros)

@@ -6,6 +6,7 @@ from hipport.catalogue import TEXTURE_REFERENCE
 from hipport.findings import Finding
 from hipport.lexer import IDENTIFIER
 from hipport.rules.code_index import CodeIndex
+from hipport.rules.context import Triggers
 from hipport.rules.hazards import HazardRule
 
 TEXTURE_TEMPLATES = frozenset({"texture", "surface"})
@@ -132,5 +133,7 @@ def check_texture_reference(v: CodeIndex) -> list[Finding]:
 RULE = HazardRule(
     TEXTURE_REFERENCE,
     check_texture_reference,
+    # a fetch is reported only through a reference the file declares
+    Triggers(names=TEXTURE_TEMPLATES | TEXTURE_REFERENCE_APIS),
     TEXTURE_TEMPLATES | TEXTURE_REFERENCE_APIS | TEXTURE_FETCHES,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hipport.catalogue import WMMA
 from hipport.findings import Finding
 from hipport.rules.code_index import CodeIndex
+from hipport.rules.context import Triggers
 from hipport.rules.hazards import HazardRule
 
 
@@ -63,4 +64,9 @@ def check_wmma(v: CodeIndex) -> list[Finding]:
     return out
 
 
-RULE = HazardRule(WMMA, check_wmma, frozenset({"nvcuda", "wmma"}))
+RULE = HazardRule(
+    WMMA,
+    check_wmma,
+    Triggers(names=frozenset({"nvcuda", "wmma"}), texts=(b"mma.h",)),  # or <mma.h>
+    frozenset({"nvcuda", "wmma"}),
+)
