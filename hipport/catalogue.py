@@ -877,6 +877,31 @@ MISSING_OVERLOAD = RuleInfo(
     kind=Kind.REWRITE,
 )
 
+OVERLOAD_COLLAPSES = RuleInfo(
+    "HIP026",
+    "overloads-collapse",
+    Severity.NOTE,
+    "Two definitions of one function that differ only in CUDA types which map to the same "
+    "HIP type (_cudaGetErrorEnum(cudaError_t) and _cudaGetErrorEnum(CUresult), both "
+    "hipError_t).",
+    "CUDA's runtime and driver APIs have types of their own that HIP merges (cudaError_t "
+    "and CUresult are both hipError_t, cudaStream_t and CUstream both hipStream_t), so "
+    "overloads that helper headers define for each become one function defined twice under "
+    "HIP (\"redefinition of '_cudaGetErrorEnum'\"). translate keeps the first definition "
+    "and guards each later one with #if !defined(__HIP_PLATFORM_AMD__) ... #endif, and says "
+    "so in a note; the calls that reached the later one reach the first, which takes the "
+    "same HIP type. One it cannot guard (it shares its lines with other code) is an error. "
+    "Definitions in different arms of one #if chain are left alone.",
+    "static const char *_cudaGetErrorEnum(cudaError_t error) { return cudaGetErrorName(error); }\n"
+    "static const char *_cudaGetErrorEnum(CUresult error) {\n"
+    '    return error == CUDA_SUCCESS ? "CUDA_SUCCESS" : "CUDA error";\n'
+    "}",
+    "Nothing to do where translate guards it; otherwise guard the later definition with "
+    "#if !defined(__HIP_PLATFORM_AMD__) by hand, or merge the two.",
+    module="rules.collapsing_overloads",
+    kind=Kind.REWRITE,
+)
+
 # --------------------------------------------------------------------------- the index
 
 # The rewrite rules, in the order the engine runs them (earlier edits win overlaps).
@@ -887,6 +912,7 @@ REWRITE_ORDER: tuple[str, ...] = (
     "rules.warp_masks",
     "rules.overloads",
     "rules.vector_operators",
+    "rules.collapsing_overloads",
     "rules.namespaces",
     "rules.includes",
     "rules.launch",

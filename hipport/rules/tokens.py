@@ -127,6 +127,11 @@ def template_open(tokens: Tokens | CodeTokens, p: int) -> int | None:
     return None
 
 
+def opening_bracket(texts: list[str], j: int) -> int | None:
+    """The index of the ( or [ that the ) or ] at j closes."""
+    return _back_match(texts, j)
+
+
 def _back_match(texts: list[str], j: int) -> int | None:
     """The index of the ( or [ that the ) or ] at j closes (counting that kind only)."""
     close = texts[j]

@@ -1,0 +1,7 @@
+#include <cuda.h>
+#include <cuda_runtime.h>
+static const char *_cudaGetErrorEnum(cudaError_t error) { return cudaGetErrorName(error); }
+static const char *_cudaGetErrorEnum(CUresult error)
+{
+    return error == CUDA_SUCCESS ? "CUDA_SUCCESS" : "<unknown>";
+}
