@@ -32,6 +32,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import ROOT
 
@@ -305,3 +307,61 @@ def test_sarif_limit_warning_on_stderr(hipport_cmd, env, tmp_path):
     assert proc.returncode == 0
     assert "kept the 2 most severe" in proc.stderr
     assert Path(out).read_text().count('"ruleId"') == 2
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.text(
+            alphabet=st.sampled_from(
+                [
+                    "a",
+                    " ",
+                    "|",
+                    "^",
+                    "~",
+                    ":",
+                    "\t",
+                    "\r",
+                    "\x07",
+                    "\x0b",
+                    "é",
+                    "漢",
+                    "\x7f",
+                    "\u200b",
+                ]
+            ),
+            max_size=12,
+        ),
+        max_size=8,
+    )
+)
+def test_plain_lines_print_as_rich_prints_them(lines):
+    """The text report writes printable ASCII lines itself and hands the rest to rich: the
+    bytes are those rich gives for one print per line (tabs expanded, controls stripped)."""
+    import io
+
+    from rich.console import Console
+
+    from hipport.report.text import UNBOUNDED_WIDTH, _Printer
+
+    def console(buffer):
+        return Console(
+            file=buffer,
+            no_color=True,
+            color_system=None,
+            width=UNBOUNDED_WIDTH,
+            highlight=False,
+            soft_wrap=True,
+            emoji=False,
+        )
+
+    fast, slow = io.StringIO(), io.StringIO()
+    printer = _Printer(console(fast), False)
+    for line in lines:
+        printer.line(line)
+    printer.flush()
+    reference = console(slow)
+    for line in lines:
+        reference.print(line, markup=False)
+    assert fast.getvalue() == slow.getvalue()

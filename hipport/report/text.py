@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,6 +31,7 @@ _STYLES = {"error": "bold red", "warning": "yellow", "note": "cyan"}
 UNBOUNDED_WIDTH = 10_000  # "as wide as the content" for rich, which needs a number
 _BATCH_LINES = 1000  # lines per print without colour: rich's cost per print, bounded memory
 SOURCE_LINE_MAX = 300  # characters of a source line shown under a finding
+_PLAIN = re.compile(r"[\x20-\x7e]*")  # a line rich prints unchanged (without colour)
 
 
 LONG_MESSAGE = 100  # characters: a longer message is printed whole once a run, then cut
@@ -151,9 +153,27 @@ class _Printer:
                 self.flush()
 
     def flush(self) -> None:
-        if self.pending:
-            self.console.print("\n".join(self.pending), markup=False)
-            self.pending = []
+        """Printable ASCII lines are written as they are: rich would write each so and a
+        newline (nothing to strip, no tab to expand, no wide character, no wrap: soft
+        wrap); any other line goes through rich, in runs, so the order holds."""
+        odd: list[str] = []
+        plain: list[str] = []
+        for line in self.pending:
+            if _PLAIN.fullmatch(line):
+                if odd:
+                    self.console.print("\n".join(odd), markup=False)
+                    odd = []
+                plain.append(line)
+            else:
+                if plain:
+                    self.console.file.write("\n".join(plain) + "\n")
+                    plain = []
+                odd.append(line)
+        if odd:
+            self.console.print("\n".join(odd), markup=False)
+        if plain:
+            self.console.file.write("\n".join(plain) + "\n")
+        self.pending = []
 
 
 class _PathNames:
