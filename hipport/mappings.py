@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from hipport import facts
 from hipport.tables.arguments import ArgumentTables
 from hipport.tables.model import Tables
-from hipport.tsv import mappings_dir, read_tsv
+from hipport.tsv import mappings_digest, mappings_dir, read_tsv
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -95,18 +95,6 @@ class Mappings:
         """A digest of every file of the directory (names and bytes): the facts' version,
         for the result cache's keys."""
         return mappings_digest(self.directory)
-
-
-def mappings_digest(directory: Path) -> str:
-    """A digest of every file in `directory` (names and bytes)."""
-    import hashlib
-
-    h = hashlib.blake2b(digest_size=16)
-    for path in sorted(directory.iterdir()):
-        if path.is_file():
-            h.update(f"\0{path.name}\0".encode())
-            h.update(path.read_bytes())
-    return h.hexdigest()
 
 
 @cache

@@ -19,6 +19,18 @@ def mappings_dir() -> Path:
     return packaged if packaged.is_dir() else here.parent / "mappings"
 
 
+def mappings_digest(directory: Path) -> str:
+    """A digest of every file in `directory` (names and bytes): the facts' version."""
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=16)
+    for path in sorted(directory.iterdir()):
+        if path.is_file():
+            h.update(f"\0{path.name}\0".encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
 def read_lines(path: Path) -> tuple[tuple[str, ...], list[list[str]]]:
     """The header row's column names and every other row's cells (blank lines skipped).
     Raises ValueError for a row whose cell count is not the header's."""

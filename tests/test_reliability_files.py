@@ -71,7 +71,7 @@ def test_file_vanishing_between_discovery_and_processing(tmp_path: Path, monkeyp
     tree.mkdir()
     for i in range(5):
         (tree / f"f{i}.cu").write_bytes(SRC)
-    from hipport.runner import run as run_module
+    from hipport.runner import discovery as run_module
 
     real_discover = run_module.discover
 

@@ -27,11 +27,16 @@ def _load_config(paths: tuple[Path, ...]):
     return load_config_for(list(paths))
 
 
-def _run(paths: tuple[Path, ...], config, values: dict[str, Any], given=None):
+def _run(paths: tuple[Path, ...], config, values: dict[str, Any], given=None, found=None):
     """The run over `paths`; `given` (a GivenSource, standard input): the one source, by
-    content, run as that file named on the command line would be."""
+    content, run as that file named on the command line would be. `found`: discovery's
+    answer, when the caller asked it already (_memo)."""
     from hipport.runner import run_paths
 
+    return run_paths(list(paths), config, _check_options(paths, config, values, given), found=found)
+
+
+def _check_options(paths: tuple[Path, ...], config, values: dict[str, Any], given=None):
     # lexists: a symlink loop or a dangling link named here is a finding, not "missing"
     missing = [str(p) for p in paths if not os.path.lexists(p)] if given is None else []
     if missing:
@@ -45,7 +50,27 @@ def _run(paths: tuple[Path, ...], config, values: dict[str, Any], given=None):
     opts.index_only_cached = given is not None or all(p.is_file() for p in paths)
     # the report reads results one at a time from the cache: memory stays flat with the tree
     opts.stream_results = True
-    return run_paths(list(paths), config, opts)
+    return opts
+
+
+def _memo(paths, config, values, targets, invocation, baseline):
+    """The run summary's slot for this check (hipport.runner.memo) and what discovery
+    found, or (None, None) when the run is not one to summarise: no cache, a source from
+    standard input or named files only (the hook reads just those), the semantic pass
+    (it reads headers outside the tree), or a job summary to append to."""
+    from hipport.cli.output import job_summary_wanted
+
+    opts = _check_options(paths, config, values)
+    if not opts.use_cache or opts.index_only_cached or opts.semantic:
+        return None, None
+    if job_summary_wanted(targets):
+        return None, None
+    from hipport.runner.discovery import discover_files
+    from hipport.runner.memo import run_memo
+
+    found = discover_files(list(paths), config, opts)
+    memo = run_memo(invocation, found, config, baseline, opts.compile_commands)
+    return memo, found
 
 
 @click.command()
@@ -120,7 +145,6 @@ def check(
     from dataclasses import replace
 
     from hipport.cli import output as out
-    from hipport.report.model import build_report
 
     targets = out.destinations(fmt, output, values.pop("extra_reports"))
     out.check_writable(targets)
@@ -151,7 +175,29 @@ def check(
 
         given = GivenSource(stdin_path, stdin_data)
         paths = (Path(stdin_filename or os.path.relpath(stdin_path)),)  # as messages name it
-    summary = _run(paths, config, values, given)
+    to_terminal = output is None and sys.stdout.isatty()
+    options = out.render_options(values, fail_on, statistics, to_terminal)
+    memo = found = None
+    if given is None:
+        invocation = {
+            "command": "check",
+            "paths": [str(p) for p in paths],
+            "targets": [(d.fmt, str(d.path) if d.path else None) for d in targets],
+            "fail_on": fail_on,
+            "statistics": statistics,
+            "select": select,
+            "ignore": ignore,
+            "values": sorted(values.items()),
+            "render": repr(options),
+        }
+        memo, found = _memo(paths, config, values, targets, invocation, baseline)
+        replay = memo.lookup() if memo is not None else None
+        if replay is not None:  # nothing changed since: what that run printed, again
+            out.write_rendered(targets, options, replay.outputs)
+            return 0 if exit_zero else replay.code
+    from hipport.report.model import build_report
+
+    summary = _run(paths, config, values, given, found)
     report = build_report(
         summary,
         summary.target,
@@ -159,15 +205,19 @@ def check(
         selection=selection(config, select, ignore),
         baseline=baseline,
     )
-    to_terminal = output is None and sys.stdout.isatty()
-    options = out.render_options(values, fail_on, statistics, to_terminal)
     if given is not None:  # the renderers show its lines from the bytes given
         from hipport.policy import inputs_from
 
         shown = {item.relpath for item in inputs_from(summary)}
         options = replace(options, sources=lambda p: stdin_data if p in shown else None)
-    out.write_reports(report, targets, options)
-    return 0 if exit_zero else exit_code(report.findings, fail_on)
+    written = out.write_reports(report, targets, options)
+    code = exit_code(report.findings, fail_on)
+    if memo is not None:
+        from hipport.runner.memo import Replay
+
+        trusted = all(f.status != "failed" for f in summary.files)
+        memo.save(Replay(written, code), trusted)
+    return 0 if exit_zero else code
 
 
 def _show_branches(

@@ -173,31 +173,60 @@ def _terminal_width() -> int:
     return shutil.get_terminal_size((100, 24)).columns
 
 
-def write_reports(report: Any, targets: list[Destination], options: RenderOptions) -> None:
-    """Render and write each report (atomically); the one without a path to stdout."""
-    from dataclasses import replace
-
-    from hipport.fsio import atomic_write
+def write_reports(
+    report: Any, targets: list[Destination], options: RenderOptions
+) -> list[tuple[str, list[str]]]:
+    """Render and write each report (atomically); the one without a path to stdout.
+    Returns each destination's text and warnings (what write_rendered writes again)."""
     from hipport.report import FormatUnavailable, render
     from hipport.report.sarif import limit_warnings, size_warning
 
+    written: list[tuple[str, list[str]]] = []
     for d in targets:
-        own = options if d.path is None else replace(options, color=False, width=None)
+        own = _own_options(d, options)
         try:
             # a byte that was not UTF-8 reaches messages as a lone surrogate: \xNN
             text = escape_lone_surrogates(render(report, d.fmt, own))
         except FormatUnavailable as exc:
             raise click.UsageError(str(exc)) from None
+        warnings: list[str] = []
         if d.fmt == "sarif":
-            for warning in [*limit_warnings(report, own), size_warning(text)]:
-                if warning:
-                    click.echo(f"hipport: warning: {warning}", err=True)
+            warnings = [w for w in [*limit_warnings(report, own), size_warning(text)] if w]
         if d.fmt == "github":
             _job_summary(report, own)
-        if d.path is None:
-            click.echo(text, nl=False, color=own.color)  # click strips ANSI from pipes
-        else:
-            atomic_write(d.path, text.encode("utf-8"))
+        _write(d, text, warnings, own)
+        written.append((text, warnings))
+    return written
+
+
+def job_summary_wanted(targets: list[Destination]) -> bool:
+    """A github report appends to $GITHUB_STEP_SUMMARY when GitHub Actions set it."""
+    return any(d.fmt == "github" for d in targets) and bool(os.environ.get("GITHUB_STEP_SUMMARY"))
+
+
+def write_rendered(
+    targets: list[Destination], options: RenderOptions, written: list[tuple[str, list[str]]]
+) -> None:
+    """Write what write_reports rendered for the same targets and options, again."""
+    for d, (text, warnings) in zip(targets, written, strict=True):
+        _write(d, text, warnings, _own_options(d, options))
+
+
+def _own_options(d: Destination, options: RenderOptions) -> RenderOptions:
+    from dataclasses import replace
+
+    return options if d.path is None else replace(options, color=False, width=None)
+
+
+def _write(d: Destination, text: str, warnings: list[str], own: RenderOptions) -> None:
+    from hipport.fsio import atomic_write
+
+    for warning in warnings:
+        click.echo(f"hipport: warning: {warning}", err=True)
+    if d.path is None:
+        click.echo(text, nl=False, color=own.color)  # click strips ANSI from pipes
+    else:
+        atomic_write(d.path, text.encode("utf-8"))
 
 
 def escape_lone_surrogates(text: str) -> str:

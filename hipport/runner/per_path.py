@@ -1,5 +1,6 @@
-"""The configuration's path patterns: `include`/`exclude`, and `per-path-ignore` entries
-(rule codes, or CUDA names to leave alone) for the files they match."""
+"""The configuration's `per-path-ignore` entries (rule codes, or CUDA names to leave alone)
+for the files they match: per-file engine options. (Its `include`/`exclude` apply at
+discovery: hipport.runner.discovery.)"""
 
 from __future__ import annotations
 
@@ -8,39 +9,9 @@ from dataclasses import replace
 
 from hipport.config import Config
 from hipport.options import EngineOptions
-from hipport.policy import is_rule_code, matches_config, per_path_entries
+from hipport.policy import is_rule_code, per_path_entries
 from hipport.project import ProjectFile
 from hipport.runner.compile_db import CompileArgs
-from hipport.runner.outcome import FileKind
-
-
-def apply_config_patterns(
-    files: list[ProjectFile], config: Config, with_other: bool, force_exclude: bool = False
-) -> list[ProjectFile]:
-    """`include`/`exclude` from the configuration (the command line's are applied by
-    discovery, relative to the paths given). A source outside `include` is dropped, or kept
-    as a file to copy when the run copies other files. A file named on the command line is
-    checked although excluded, as ruff does, unless `force_exclude` (the pre-commit hooks
-    pass --force-exclude)."""
-    exclude = config.excluded
-    include = list(config.get("include", []))
-    if not exclude and not include:
-        return files
-    out = []
-    for f in files:
-        excluded = matches_config(f.path, f.relpath, exclude, config)
-        if excluded and (force_exclude or not f.named):
-            continue
-        if (
-            include
-            and f.kind != FileKind.OTHER
-            and not matches_config(f.path, f.relpath, include, config)
-        ):
-            if not with_other:
-                continue
-            f = ProjectFile(f.path, f.relpath, FileKind.OTHER, f.named)
-        out.append(f)
-    return out
 
 
 def per_file_options(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,77 +13,29 @@ import hipport.runner.cached as cached
 import hipport.runner.pool as pool
 from hipport.config import Config
 from hipport.findings import SKIPPED_PREFIX
-from hipport.fsio import DEFAULT_MAX_FILE_SIZE, note_inputs
 from hipport.options import EngineOptions
 from hipport.policy import apply_project_filters
 from hipport.preprocess import ProjectHeaders
 from hipport.project import (
-    SOURCE_SUFFIXES,
-    Discovery,
     EmptyRun,
     ProjectFile,
     classify,
-    discover,
-    given_file,
     remove_stale_temps,
     stale_temps_kept,
 )
 from hipport.runner.compile_db import load_compile_commands
+from hipport.runner.discovery import Found, discover_files
+from hipport.runner.options import RunOptions
 from hipport.runner.outcome import FileKind, FileOutcome, FileStatus, RunSummary, outcome_of
-from hipport.runner.per_path import apply_config_patterns, per_file_options
+from hipport.runner.per_path import per_file_options
 from hipport.runner.pool import WorkerSetup, WorkItem
 from hipport.runner.project_macros import project_headers
 from hipport.runner.project_names import project_index, shipped_headers
 from hipport.runner.renames import follow_renames_in_cmake, include_renames, output_relpath
 from hipport.runner.spill import Spill, spilled_outcome
-from hipport.target import Target
 
 if TYPE_CHECKING:
     from hipport.cache import Manifest
-
-
-@dataclass(frozen=True, slots=True)
-class GivenSource:
-    """A source given by its bytes, not read from disk (`check -`, standard input), and
-    the path it stands for (absolute; it need not exist): it takes the run's one per-file
-    pipeline as that file named on the command line would, never the cache."""
-
-    path: Path
-    data: bytes
-
-
-@dataclass
-class RunOptions:
-    """Everything a run needs besides the paths; built by the CLI from options + config."""
-
-    target: Target = field(default_factory=Target)
-    jobs: int = 0  # 0: all cores
-    use_cache: bool = True
-    include: list[str] = field(default_factory=list)
-    exclude: list[str] = field(default_factory=list)
-    suffixes: tuple[str, ...] = SOURCE_SUFFIXES
-    semantic: bool = False
-    cuda_path: str | None = None
-    compile_commands: Path | None = None
-    rename_suffix: dict[str, str] = field(default_factory=dict)  # ".cu" -> ".hip"
-    with_other: bool = False  # also list files that are not sources (to copy them)
-    max_file_size: int = DEFAULT_MAX_FILE_SIZE
-    index_only_cached: bool = False  # pre-commit: do not walk the tree for the index
-    # False: the command needs outputs and summary counts only (translate -o / --in-place
-    # without --fail-on), so cached results are loaded only for outputs that are stale.
-    need_results: bool = True
-    # True (check): results are kept in the cache, not in memory; the report loads them one
-    # at a time (FileOutcome.loader), so the parent never holds the whole tree's results.
-    stream_results: bool = False
-    progress: bool | None = None  # None: on a terminal outside CI
-    time_limit: float | None = None  # seconds per file (None: pool.DEFAULT_TIME_LIMIT)
-    allow_empty: bool = False  # False: finding no source at all is an error (EmptyRun)
-    force_exclude: bool = False  # True: the config's exclude applies to named files too
-    defines: tuple[str, ...] = ()  # the project's macros: "-DNAME[=VALUE]", "-UNAME", in order
-    # True (translate -o / --in-place): remove the temporary files of dead runs discovery
-    # found. A run that writes nothing (check) deletes nothing: it only names them.
-    clean_stale_temps: bool = False
-    given: GivenSource | None = None  # the one source of the run, by content (stdin)
 
 
 def options_key(
@@ -134,13 +86,16 @@ def run_paths(
     config: Config,
     opts: RunOptions,
     on_progress: Callable[[int, int], None] | None = None,
+    found: Found | None = None,
 ) -> RunSummary:
     """One run, in four phases: discover (read only) -> plan (per-file work, cache hits)
     -> execute (the per-file pipeline, in the pool or this process) -> finalize (the
     project-wide filters, the summary). A source given by content (`opts.given`, standard
-    input) takes the same four phases as a file named on the command line."""
+    input) takes the same four phases as a file named on the command line. `found`: what
+    discover_files found already (check keys its run summary by it)."""
     start = time.perf_counter()
-    found = discover_files(paths, config, opts)
+    if found is None:
+        found = discover_files(paths, config, opts)
     if opts.clean_stale_temps:  # a writing run's job, never discovery's
         found.discovery.skipped.extend(remove_stale_temps(found.discovery.stale_temps))
     else:
@@ -148,16 +103,6 @@ def run_paths(
     plan = plan_run(found, config, opts)
     execute(plan, opts, on_progress)
     return finalize(paths, found, plan, config, opts, start)
-
-
-@dataclass
-class Found:
-    """What discovery found, after the configuration's include/exclude: `files` in the
-    run's order, `work` the ones to translate (not OTHER)."""
-
-    discovery: Discovery
-    files: list[ProjectFile]
-    work: list[ProjectFile]
 
 
 @dataclass
@@ -173,23 +118,6 @@ class Plan:
     manifest: Manifest | None
     spill: Spill | None
     lazy: bool
-
-
-def discover_files(paths: list[Path], config: Config, opts: RunOptions) -> Found:
-    """The files of the run; reads the tree, changes nothing."""
-    if opts.given is not None:
-        discovery = given_file(opts.given.path, exclude=opts.exclude, suffixes=opts.suffixes)
-    else:
-        discovery = discover(
-            paths,
-            include=opts.include,
-            exclude=opts.exclude,
-            suffixes=opts.suffixes,
-            with_other=opts.with_other,
-        )
-    files = apply_config_patterns(discovery.files, config, opts.with_other, opts.force_exclude)
-    note_inputs(f.path for f in files)  # no report or output may replace one of them
-    return Found(discovery, files, [f for f in files if f.kind != FileKind.OTHER])
 
 
 def plan_run(found: Found, config: Config, opts: RunOptions) -> Plan:
