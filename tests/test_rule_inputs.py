@@ -155,8 +155,13 @@ class _Recorder:
             Target(),
             {"includes"} | {"dynamic-parallelism", "device-runtime-call"},
         ),
-        # cudaMalloc: a table name (rename, includes); `cu` is unknown's bytes
-        (b"void f(void **p) { cudaMalloc(p, 4); }\n", Target(), {"rename", "includes", "unknown"}),
+        # cudaMalloc: a table name (rename, includes, collapsing-overloads); `cu` is unknown's
+        # bytes
+        (
+            b"void f(void **p) { cudaMalloc(p, 4); }\n",
+            Target(),
+            {"rename", "includes", "collapsing-overloads", "unknown"},
+        ),
         # strings translated: the rename rule reads every file
         (
             b"__device__ int f(int x) { return x + 1; }\n",

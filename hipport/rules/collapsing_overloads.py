@@ -16,7 +16,7 @@ from hipport.catalogue import OVERLOAD_COLLAPSES as INFO
 from hipport.findings import Severity
 from hipport.lexer import IDENTIFIER
 from hipport.rules.code_index import Body, CodeIndex
-from hipport.rules.context import Context, RuleResult
+from hipport.rules.context import Context, RuleResult, Triggers
 from hipport.rules.guards import GUARD_OPEN, declaration_extent, guard_edits, guardable
 from hipport.rules.tokens import opening_bracket
 from hipport.tables import Status
@@ -28,6 +28,8 @@ class CollapsingOverloadRule:
     name = "collapsing-overloads"
     priority = 46
     codes = (INFO.code,)
+    # two parameter lists that differ as written and agree under HIP hold a mapped CUDA name
+    triggers = Triggers(data=lambda mappings: mappings.tables.by_cuda.keys())
 
     def run(self, ctx: Context) -> RuleResult:
         out = RuleResult()
