@@ -740,23 +740,30 @@ PREPROCESSOR_BRANCH_FLIP = RuleInfo(
     "different branch under HIP; or such a macro used in code.",
     "hipcc defines none of nvcc's macros (checked with hipcc -dM -E for HIP 5.2), so "
     "under HIP `#if CUDART_VERSION >= 11000` reads CUDART_VERSION as 0 and "
-    "`#ifdef __CUDA_ARCH__` is false even in device code. The message says which arm HIP "
-    "compiles and that the others are dead under HIP: a version check silently selects "
-    "the old-CUDA fallback, a __CUDA_ARCH__ test drops device-only code. Reported only "
-    "when the branch differs from a CUDA compilation (a test that comes out the same is "
-    "silent). An error when the arm HIP compiles holds an #error, or when the macro is "
-    "used in code (an undeclared identifier under HIP); otherwise a warning, because the "
-    "other arm may well be the right one for HIP.",
+    "`#ifdef __CUDA_ARCH__` is false even in device code. Reported only when the branch "
+    "differs from a CUDA compilation (a test that comes out the same is silent). Where the "
+    "chain rests on CUDA's version numbers alone (CUDART_VERSION, CUDA_VERSION, "
+    "__CUDACC_VER_*__) and the arm the CUDA build takes is known (--cuda's release, or "
+    "every sampled release agrees), translate makes HIP compile that arm: the conditions "
+    "that decide it test __HIP_PLATFORM_AMD__ (`defined(__HIP_PLATFORM_AMD__) || (...)`), "
+    "and a note says so. Unless that arm is CUDA-only (it uses a name the target HIP lacks): "
+    "then the flip is an error. Other flips (__CUDA_ARCH__, __NVCC__, a version test whose "
+    "outcome depends on the CUDA release when --cuda is not given) are warnings that say "
+    "which arm HIP compiles; an error when that arm holds an #error, when the arm HIP drops "
+    "holds an #include the CUDA build compiles (a stub built instead of the kernel header), "
+    "or when the macro is used in code (an undeclared identifier under HIP).",
     "#if CUDART_VERSION >= 11000\n"
     "    cudaMemPrefetchAsync(p, n, device, stream);\n"
     "#else\n"
     "    cudaMemcpyAsync(p, host, n, cudaMemcpyHostToDevice, stream);\n"
     "#endif",
-    "Test what you mean under HIP too: #if defined(__HIP_PLATFORM_AMD__) || CUDART_VERSION "
-    ">= 11000; use __HIP_DEVICE_COMPILE__ alongside __CUDA_ARCH__ for device-side code, "
-    "HIP_VERSION for ROCm versions, __HIPCC__ for __NVCC__.",
-    module="rules.hazards.preprocessor_branch_flip",
-    kind=Kind.GATE,
+    "Nothing to do where translate rewrote the condition; otherwise test what you mean under "
+    "HIP too: #if defined(__HIP_PLATFORM_AMD__) || CUDART_VERSION >= 11000; use "
+    "__HIP_DEVICE_COMPILE__ alongside __CUDA_ARCH__ for device-side code, HIP_VERSION for "
+    "ROCm versions, __HIPCC__ for __NVCC__; pass --cuda for the release the code is built "
+    "with.",
+    module="rules.version_tests",
+    kind=Kind.REWRITE,
 )
 
 
@@ -913,6 +920,7 @@ REWRITE_ORDER: tuple[str, ...] = (
     "rules.overloads",
     "rules.vector_operators",
     "rules.collapsing_overloads",
+    "rules.version_tests",
     "rules.namespaces",
     "rules.includes",
     "rules.launch",
