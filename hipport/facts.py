@@ -10,7 +10,11 @@ release (hipport.mappings.Mappings reads each once per mappings directory, on fi
   (HIP107);
 - the CMake vocabulary the build-file translation renames or reports;
 - CUDA headers' include guards that code tests and the HIP test for each (rename);
-- the operators HIP's vector types define per sampled release (HIP114).
+- the operators HIP's vector types define per sampled release (HIP114);
+- the legacy texture/surface reference API: its templates, types, functions and the
+  fetches that take a reference (HIP105);
+- the values CUDA compilations give nvcc's macros, sampled (HIP113, rules.branches), and
+  the HIP compiler's own macros per release (hipport.preprocess).
 
 The files and their columns are described in mappings/README.md; tools/build_facts.py and
 tools/build_gate_facts.py build them from ../shared/data and the reviewed inputs in tools/.
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from types import MappingProxyType
 
 from hipport.findings import Severity
 from hipport.target import Target, Version
@@ -307,4 +312,97 @@ def verdict(fact: GateFact, target: Target, newest: Version) -> tuple[Severity, 
         Severity.WARNING,
         f" (checked absent in HIP {fact.checked_absent_in}; no evidence covers ROCm {rocm}, "
         "so check that release's headers)",
+    )
+
+
+# --------------------------------------------------------------------------- texture references
+
+
+@dataclass(frozen=True)
+class TextureReference:
+    templates: frozenset[str]  # texture<...> / surface<...> declare a reference
+    apis: frozenset[str]  # the reference API: its functions and types
+    fetches: frozenset[str]  # the functions that read through a reference
+
+
+def texture_reference(rows: Rows) -> TextureReference:
+    def kind(*kinds: str) -> frozenset[str]:
+        return frozenset(r["name"] for r in rows if r["kind"] in kinds)
+
+    return TextureReference(
+        kind("template"), kind("reference-api", "reference-type"), kind("fetch")
+    )
+
+
+# --------------------------------------------------------------------------- nvcc's macros
+
+
+@dataclass(frozen=True, eq=False)  # hashed by identity: a key of rules.branches' caches
+class NvccMacroSamples:
+    """Macro -> the values sampled CUDA compilations give it (None: undefined)."""
+
+    values: MappingProxyType[str, tuple[int | None, ...]]
+
+    def __contains__(self, macro: object) -> bool:
+        return macro in self.values
+
+    def get(self, macro: str, default: tuple[int | None, ...] = (1,)) -> tuple[int | None, ...]:
+        return self.values.get(macro, default)
+
+
+def nvcc_macro_samples(rows: Rows) -> NvccMacroSamples:
+    return NvccMacroSamples(
+        MappingProxyType(
+            {
+                r["macro"]: tuple(
+                    None if v == "undefined" else int(v) for v in r["values"].split(",")
+                )
+                for r in rows
+            }
+        )
+    )
+
+
+@dataclass(frozen=True)
+class PredefinedMacro:
+    """One row of hip_predefined_macros.tsv (see mappings/README.md)."""
+
+    macro: str
+    rocm: str  # "*" or a release ("5.2")
+    passes: str  # both, device, none, unknown
+    value: str
+    source: str
+
+
+@dataclass(frozen=True, eq=False)  # hashed by identity: part of preprocess.Build, a cache key
+class HipMacros:
+    """The HIP compiler's macros, per release (hipport.preprocess reads them)."""
+
+    rows: tuple[PredefinedMacro, ...]
+
+    def rows_for(self, rocm: tuple[int, int] | None) -> dict[str, PredefinedMacro]:
+        """Each macro's row for the release: the row of that release if there is one, else *."""
+        out: dict[str, PredefinedMacro] = {}
+        for row in self.rows:
+            if row.rocm == "*":
+                out.setdefault(row.macro, row)
+            elif rocm is not None and tuple(int(p) for p in row.rocm.split(".")) == rocm:
+                out[row.macro] = row
+        return out
+
+    @cached_property
+    def nvcc(self) -> frozenset[str]:
+        """The CUDA compiler's and toolkit's macros hipcc leaves undefined."""
+        return frozenset(
+            r.macro
+            for r in self.rows
+            if r.passes == "none" and not r.macro.startswith("__HIP_PLATFORM_")
+        )
+
+
+def hip_macros(rows: Rows) -> HipMacros:
+    return HipMacros(
+        tuple(
+            PredefinedMacro(r["macro"], r["rocm"], r["pass"], r["value"], r["source"]) for r in rows
+        )
     )

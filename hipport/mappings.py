@@ -7,7 +7,8 @@ directory and process. Importing hipport reads nothing: the first file a run tra
 loads what its rules ask for. Rules reach it as `ctx.mappings`; the engine takes it from
 EngineOptions.mappings (None: `load_mappings()`), so a test that passes another directory
 changes every fact at once (tables, argument rewrites, gate facts, device properties,
-cooperative groups, CMake vocabulary, include guards).
+cooperative groups, CMake vocabulary, include guards, the texture reference API, nvcc's
+macro samples, the HIP compiler's macros).
 
 The files and their columns: mappings/README.md. The one TSV reader: hipport.tsv.
 """
@@ -89,6 +90,21 @@ class Mappings:
     def include_guards(self) -> facts.IncludeGuards:
         """CUDA headers' include guards that code tests, and the HIP test for each."""
         return facts.include_guards(self.read("include_guards.tsv"))
+
+    @cached_property
+    def texture_reference(self) -> facts.TextureReference:
+        """The legacy texture/surface reference API (HIP105)."""
+        return facts.texture_reference(self.read("texture_reference.tsv"))
+
+    @cached_property
+    def nvcc_macro_samples(self) -> facts.NvccMacroSamples:
+        """The values sampled CUDA compilations give nvcc's macros (HIP113)."""
+        return facts.nvcc_macro_samples(self.read("nvcc_macro_samples.tsv"))
+
+    @cached_property
+    def hip_macros(self) -> facts.HipMacros:
+        """The HIP compiler's predefined macros per release (hipport.preprocess)."""
+        return facts.hip_macros(self.read("hip_predefined_macros.tsv"))
 
     @cached_property
     def digest(self) -> str:

@@ -27,7 +27,7 @@ from enum import StrEnum
 from functools import lru_cache
 from itertools import product
 
-from hipport.tables.model import mappings_dir
+from hipport.facts import HipMacros, PredefinedMacro
 
 
 class Verdict(StrEnum):
@@ -129,48 +129,17 @@ def _inside(ranges: tuple[tuple[int, int], ...], offset: int) -> bool:
     return k >= 0 and ranges[k][0] <= offset < ranges[k][1]
 
 
-# --- the HIP compiler's macros (mappings/hip_predefined_macros.tsv) -------------------------
+# --- the HIP compiler's macros (mappings/hip_predefined_macros.tsv, Mappings.hip_macros) ----
 
 
-@dataclass(frozen=True)
-class _Predefined:
-    macro: str
-    rocm: str  # "*" or a release ("5.2")
-    passes: str  # both, device, none, unknown
-    value: str
-    source: str
+def _package_macros() -> HipMacros:
+    """The HIP compiler's macros of the package's mappings (a Build made without a run's)."""
+    from hipport.mappings import load_mappings
 
-
-@lru_cache(maxsize=1)
-def predefined_rows() -> tuple[_Predefined, ...]:
-    path = mappings_dir() / "hip_predefined_macros.tsv"
-    lines = path.read_text(encoding="utf-8").splitlines()
-    header = lines[0].split("\t")
-    assert header == ["macro", "rocm", "pass", "value", "source"], header
-    return tuple(_Predefined(*line.split("\t")) for line in lines[1:] if line.strip())
-
-
-def _rows_for(rocm: tuple[int, int] | None) -> dict[str, _Predefined]:
-    """Each macro's row for the release: the row of that release if there is one, else *."""
-    out: dict[str, _Predefined] = {}
-    for row in predefined_rows():
-        if row.rocm == "*":
-            out.setdefault(row.macro, row)
-        elif rocm is not None and tuple(int(p) for p in row.rocm.split(".")) == rocm:
-            out[row.macro] = row
-    return out
+    return load_mappings().hip_macros
 
 
 RENAMED_BY_TRANSLATE = {"__CUDACC__": "__HIPCC__"}  # driver.tsv's one renamed macro
-
-
-def nvcc_macros() -> frozenset[str]:
-    """The CUDA compiler's and toolkit's macros hipcc leaves undefined."""
-    return frozenset(
-        r.macro
-        for r in predefined_rows()
-        if r.passes == "none" and not r.macro.startswith("__HIP_PLATFORM_")
-    )
 
 
 @dataclass(frozen=True)
@@ -184,6 +153,8 @@ class Build:
     # "hip": a file already written for HIP (nothing renamed: __CUDACC__ undefined too);
     # "translate": nvcc's macros unknown (translate renames inside arms a fix can revive)
     view: str = "check"
+    # the HIP compiler's macros per release: the run's (ctx.mappings.hip_macros)
+    macros: HipMacros = field(default_factory=_package_macros, repr=False)
 
     def worlds(self) -> list[tuple[str, Env]]:
         """The passes (host, device) and alternatives to walk, each with its macros (the
@@ -191,7 +162,7 @@ class Build:
         return _worlds(self)
 
     def _worlds(self) -> list[tuple[str, Env]]:
-        rows = _rows_for(self.rocm)
+        rows = self.macros.rows_for(self.rocm)
         worlds: list[tuple[str, Env]] = []
         alternatives = _alternatives(rows)
         for pass_name in ("host", "device"):
@@ -200,7 +171,7 @@ class Build:
                 worlds.append((pass_name, env))
         return worlds
 
-    def _env(self, rows: dict[str, _Predefined], pass_name: str, alt: dict[str, str]) -> Env:
+    def _env(self, rows: dict[str, PredefinedMacro], pass_name: str, alt: dict[str, str]) -> Env:
         env = Env()
         for name, row in rows.items():
             env[name] = self._predefined(row, pass_name, alt.get(name))
@@ -217,8 +188,8 @@ class Build:
                 env[name] = macro
         return env
 
-    def _predefined(self, row: _Predefined, pass_name: str, alt: str | None) -> Macro:
-        if row.passes == "unknown" or (self.view == "translate" and row.macro in nvcc_macros()):
+    def _predefined(self, row: PredefinedMacro, pass_name: str, alt: str | None) -> Macro:
+        if row.passes == "unknown" or (self.view == "translate" and row.macro in self.macros.nvcc):
             return UNKNOWN
         if row.passes == "none" or (row.passes == "device" and pass_name != "device"):
             return Macro(False, origin="not defined by hipcc")
@@ -236,7 +207,7 @@ def _worlds(build: Build) -> list[tuple[str, Env]]:
     return build._worlds()
 
 
-def _alternatives(rows: dict[str, _Predefined]) -> list[dict[str, str]]:
+def _alternatives(rows: dict[str, PredefinedMacro]) -> list[dict[str, str]]:
     varying = {name: row.value.split("|") for name, row in rows.items() if "|" in row.value}
     if not varying:
         return [{}]

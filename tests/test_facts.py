@@ -39,6 +39,8 @@ FILES = (
     "cmake.tsv",
     "include_guards.tsv",
     "vector_operators.tsv",
+    "texture_reference.tsv",
+    "nvcc_macro_samples.tsv",
 )
 
 
@@ -131,7 +133,9 @@ def test_the_generator_refuses_inputs_that_contradict_the_data(
     reviewed = tmp_path / "tools"
     reviewed.mkdir()
     tools = ("hip52_device_prop_fields.tsv", "include_overrides.tsv", "hip_vector_operators.tsv")
-    for name in (*tools, *FILES[1:-1]):
+    # the reviewed inputs in tools/ of the same names as their mappings/ files
+    same_names = [n for n in FILES[1:] if n != "vector_operators.tsv"]
+    for name in (*tools, *same_names):
         (reviewed / name).write_bytes((TOOLS / name).read_bytes())
     monkeypatch.setattr(generator, "HERE", reviewed)
     monkeypatch.setattr(generator, "HIP52_FIELDS", reviewed / "hip52_device_prop_fields.tsv")
@@ -149,6 +153,19 @@ def test_the_generator_refuses_inputs_that_contradict_the_data(
     with pytest.raises(ValueError, match="duplicate"):
         build_facts(SHARED_DATA, tmp_path / "bad")
     cmake.write_text((TOOLS / "cmake.tsv").read_text())
+
+    for name, text, refusal in (
+        ("texture_reference.tsv", "+madeUpReference\treference-type\tx\n", "not in"),
+        ("texture_reference.tsv", "+cudaBindTexture\tfetch\tx\n", "runtime table lists too"),
+        ("nvcc_macro_samples.tsv", "\t12,13\t>\t12,thirteen\t", "value 'thirteen'"),
+    ):
+        path = reviewed / name
+        good = path.read_text()
+        old, _, new = text.partition(">")
+        path.write_text(good + old[1:] if old[:1] == "+" else good.replace(old, new, 1))
+        with pytest.raises(ValueError, match=refusal):
+            build_facts(SHARED_DATA, tmp_path / "bad")
+        path.write_text(good)
 
     guards = reviewed / "include_guards.tsv"
     good = guards.read_text()

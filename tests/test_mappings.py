@@ -25,7 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # rewrite (arguments.tsv), a namespace (namespaces.tsv), a device function, an nvcc macro
 # and a default argument HIP lacks (gate_facts.tsv), an NVIDIA header with no counterpart
 # (cuda_headers.tsv), a cooperative-groups header (cooperative_groups.tsv) and a
-# cudaDeviceProp field (cuda_device_prop_fields.tsv).
+# cudaDeviceProp field (cuda_device_prop_fields.tsv); a texture reference function
+# (texture_reference.tsv), an #if on an nvcc macro no sampled CUDA compilation takes
+# (nvcc_macro_samples.tsv) and one on a HIP version macro (hip_predefined_macros.tsv).
 SOURCE = b"""#include <cuda_runtime.h>
 #include <nvml.h>
 #include <cooperative_groups/reduce.h>
@@ -39,6 +41,13 @@ int f(cudaStream_t s, cudaEvent_t e, int *q) {
     cub::CachingDeviceAllocator a;
     return prop.uuid.bytes[0] + CUDART_VERSION;
 }
+void g() { swappedBindTexture(0); }
+#if __CUDACC_VER_BUILD__ == 77
+int build_77;
+#endif
+#if HIP_VERSION_MAJOR == 77
+int probe = __nv_swapped_probe;
+#endif
 """
 CMAKE = b"project(p LANGUAGES CXX CUDA)\nset(CMAKE_CUDA_STANDARD 17)\n"
 
@@ -54,6 +63,9 @@ SWAPS = (
     ("cooperative_groups.tsv", "name", "cooperative_groups/reduce.h", "instead", "SWAPPED-CG"),
     ("cuda_device_prop_fields.tsv", "cuda_field", "uuid", "alternative", "swappedUuid()"),
     ("cmake.tsv", "cuda", "CMAKE_CUDA_STANDARD", "hip", "CMAKE_SWAPPED_STANDARD"),
+    ("texture_reference.tsv", "name", "cudaUnbindTexture", "name", "swappedBindTexture"),
+    ("nvcc_macro_samples.tsv", "macro", "__CUDACC_VER_BUILD__", "values", "77"),
+    ("hip_predefined_macros.tsv", "macro", "HIP_VERSION_MAJOR", "value", "77"),
 )
 # What each swap changes in the output or the findings (the same order)
 SEEN = (
@@ -67,6 +79,9 @@ SEEN = (
     "SWAPPED-CG",
     "swappedUuid()",
     "CMAKE_SWAPPED_STANDARD",
+    "swappedBindTexture belongs to the texture/surface reference API",
+    "#if on __CUDACC_VER_BUILD__",
+    "__nv_swapped_probe looks like CUDA",  # HIP004, in the arm HIP now compiles
 )
 
 

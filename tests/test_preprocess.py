@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pytest
 
 from hipport.engine import translate_source
+from hipport.mappings import load_mappings
 from hipport.options import EngineOptions
 from hipport.preprocess import (
     Build,
@@ -23,7 +24,6 @@ from hipport.preprocess import (
     conditionals,
     evaluate,
     parse_define,
-    predefined_rows,
     words_of,
 )
 from hipport.target import Target
@@ -95,7 +95,7 @@ def test_parse_define(flag, name, defined, body):
 
 
 def test_the_predefined_macros_have_their_sources():
-    rows = predefined_rows()
+    rows = load_mappings().hip_macros.rows
     assert all(r.source.strip() for r in rows)
     assert {r.macro for r in rows} >= {"__HIPCC__", "__HIP_PLATFORM_AMD__", "__CUDA_ARCH__"}
 

@@ -7,6 +7,8 @@
     mappings/cmake.tsv                    the CMake vocabulary hipport translates
     mappings/include_guards.tsv           CUDA headers' include guards and the HIP tests
     mappings/vector_operators.tsv         the operators HIP's vector types define (HIP114)
+    mappings/texture_reference.tsv        the texture/surface reference API (HIP105)
+    mappings/nvcc_macro_samples.tsv       the values CUDA compilations give nvcc's macros (HIP113)
 
     python tools/build_facts.py [--data ../shared/data] [--out mappings]
     python tools/build_facts.py --refresh-hip52 /usr/include/hip/hip_runtime_api.h
@@ -17,7 +19,9 @@ reviewed inputs in tools/: hip52_device_prop_fields.tsv (HIP 5.2's struct, extra
 its header by --refresh-hip52), cuda_device_prop_fields.tsv, cooperative_groups.tsv,
 cmake.tsv, include_guards.tsv (checked against ../shared/data/cuda-include-map.tsv with
 tools/include_overrides.tsv) and hip_vector_operators.tsv (extracted from HIP 5.2's and
-6.3's headers by tools/vector_operators.py --refresh). The schemas are in
+6.3's headers by tools/vector_operators.py --refresh), texture_reference.tsv (with the
+reference API's functions read from ../shared/data/hipify-tables' runtime table) and
+nvcc_macro_samples.tsv. The schemas are in
 mappings/README.md. Deterministic output; it fails, rather than writes, when an input
 contradicts the data (see the checks below).
 """
@@ -68,6 +72,12 @@ GUARD_COLUMNS = ["cuda_guard", "cuda_header", "hip_header", "hip_guard", "checke
 GUARD_CHECKED = ("hip-5.2", "hip-6.3", "source")
 VECTOR_OPERATOR_COLUMNS = ["rocm", "operator", "hip_declaration", "source"]
 VECTOR_OPERATORS = frozenset({"+", "-", "*", "/", "+=", "-=", "*=", "/="})
+TEXTURE_COLUMNS = ["name", "kind", "source"]
+TEXTURE_KINDS = ("template", "reference-type", "reference-api", "fetch")
+RUNTIME_TABLE = "hipify-tables/CUDA_Runtime_API_functions_supported_by_HIP.md"
+# the runtime table's sections that list the reference API's functions
+TEXTURE_SECTIONS = ("Texture Reference Management", "Surface Reference Management")
+SAMPLE_COLUMNS = ["macro", "values", "source"]
 
 
 def read_tsv(path: Path) -> list[dict[str, str]]:
@@ -275,6 +285,72 @@ def vector_operators() -> list[dict[str, str]]:
     return out
 
 
+# --------------------------------------------------------------------------- texture references
+
+_SECTION = re.compile(r"^## \*\*\d+\. (.+?)\*\*\s*$")
+_ROW_NAME = re.compile(r"^\|`([^`]+)`\|")
+
+
+def _table_sections(path: Path) -> dict[str, list[list[str]]]:
+    """A HIPIFY table's sections: heading -> its rows' cells (the name first)."""
+    sections: dict[str, list[list[str]]] = {}
+    rows: list[list[str]] | None = None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        heading = _SECTION.match(line)
+        if heading:
+            rows = sections.setdefault(heading.group(1), [])
+        elif rows is not None and _ROW_NAME.match(line):
+            rows.append([c.strip("`") for c in line.strip("|").split("|")])
+    return sections
+
+
+def texture_reference(data: Path) -> list[dict[str, str]]:
+    """The legacy texture/surface reference API (HIP105): its functions from the runtime
+    table's reference-management sections, and the reviewed rows of
+    tools/texture_reference.tsv (the templates, the reference types, which must be in the
+    runtime table, and the fetch functions, each with its header)."""
+    sections = _table_sections(data / RUNTIME_TABLE)
+    out: list[dict[str, str]] = []
+    for heading, rows in sections.items():
+        if not heading.startswith(TEXTURE_SECTIONS):
+            continue
+        for cells in rows:
+            removed = f" (removed in CUDA {cells[4]})" if cells[4] else ""
+            source = f"HIPIFY runtime table, {heading}{removed}"
+            out.append({"name": cells[0], "kind": "reference-api", "source": source})
+    if len(out) < 2:
+        raise ValueError(f"{RUNTIME_TABLE}: no {TEXTURE_SECTIONS} functions")
+    in_table = {cells[0] for rows in sections.values() for cells in rows}
+    for row in reviewed_rows("texture_reference.tsv", "name"):
+        if row["kind"] not in TEXTURE_KINDS or row["kind"] == "reference-api":
+            raise ValueError(f"texture_reference.tsv: {row['name']}: kind")
+        if row["kind"] == "reference-type" and row["name"] not in in_table:
+            raise ValueError(f"texture_reference.tsv: {row['name']}: not in {RUNTIME_TABLE}")
+        if not row["source"]:
+            raise ValueError(f"texture_reference.tsv: {row['name']}: needs its source")
+        out.append(row)
+    names = [row["name"] for row in out]
+    if len(set(names)) != len(names):
+        raise ValueError("texture_reference.tsv: a name the runtime table lists too")
+    return out
+
+
+# --------------------------------------------------------------------------- nvcc's macros
+
+
+def nvcc_macro_samples() -> list[dict[str, str]]:
+    """tools/nvcc_macro_samples.tsv: the values CUDA compilations give nvcc's macros, for
+    the releases a program is ported from (`undefined` for a pass that leaves it so)."""
+    rows = reviewed_rows("nvcc_macro_samples.tsv", "macro", "values")
+    for row in rows:
+        for value in row["values"].split(","):
+            if value != "undefined" and not value.isdigit():
+                raise ValueError(f"nvcc_macro_samples.tsv: {row['macro']}: value {value!r}")
+        if not row["source"]:
+            raise ValueError(f"nvcc_macro_samples.tsv: {row['macro']}: needs its source")
+    return rows
+
+
 # --------------------------------------------------------------------------- driver
 
 
@@ -292,6 +368,8 @@ def build_facts(data: Path, out: Path) -> dict[str, int]:
         "cmake.tsv": (CMAKE_COLUMNS, cmake_vocabulary()),
         "include_guards.tsv": (GUARD_COLUMNS, include_guards(data)),
         "vector_operators.tsv": (VECTOR_OPERATOR_COLUMNS, vector_operators()),
+        "texture_reference.tsv": (TEXTURE_COLUMNS, texture_reference(data)),
+        "nvcc_macro_samples.tsv": (SAMPLE_COLUMNS, nvcc_macro_samples()),
     }
     for name, (columns, rows) in files.items():
         write_tsv(out / name, columns, rows)

@@ -37,6 +37,7 @@ from hipport.preprocess import (
 from hipport.rules.tokens import Directive
 
 if TYPE_CHECKING:
+    from hipport.facts import NvccMacroSamples
     from hipport.rules.context import Context
 
 # Defined by hipcc for AMD (hipcc -dM -E) and by hip_runtime.h; __CUDACC__ is renamed to
@@ -44,21 +45,6 @@ if TYPE_CHECKING:
 HIP_DEFINED = frozenset(
     {"__HIPCC__", "__HIP__", "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "__CUDACC__"}
 )
-# Values a CUDA compilation gives nvcc's macros, for the CUDA releases a program is
-# ported from today (12.x, 13.x); the host pass leaves __CUDA_ARCH__ undefined.
-_CUDA_SAMPLES: dict[str, tuple[int | None, ...]] = {
-    "CUDA_VERSION": (12000, 12080, 13000),
-    "CUDART_VERSION": (12000, 12080, 13000),
-    "__CUDA_API_VERSION": (12000, 12080, 13000),
-    "__CUDACC_VER_MAJOR__": (12, 13),
-    "__CUDACC_VER_MINOR__": (0, 2, 8),
-    "__CUDACC_VER_BUILD__": (0, 85),
-    "__CUDA_ARCH__": (None, 520, 800),
-    "__CUDA_ARCH_LIST__": (None, 800),
-    "__NVCC__": (1,),
-    "__CUDACC_RTC__": (None,),
-    "__CUDACC_RDC__": (None, 1),
-}
 _MAX_UNKNOWN = 3  # program macros tried both ways (2**3 evaluations at most)
 _MAX_SAMPLES = 64  # CUDA compilations tried per condition
 _OPENS = ("if", "ifdef", "ifndef")
@@ -149,7 +135,8 @@ def _hip_view(ctx: Context) -> Conditionals:
     headers = ctx.options.headers
     if not per_file and headers is not None:
         per_file = headers.inherited.get(ctx.path, ())
-    build = Build((parts[0], parts[1]), tuple(ctx.options.defines) + per_file)
+    defines = tuple(ctx.options.defines) + per_file
+    build = Build((parts[0], parts[1]), defines, macros=ctx.mappings.hip_macros)
     found = _conditionals(ctx, build)
     includes = found.includes if found.arms else _all_includes(ctx)
     if _is_hip(ctx, includes):
@@ -253,12 +240,17 @@ def _chain(ctx: Context, ds: list[Directive], endif: Directive, macros: frozense
     defined = ctx.defined
     given = ctx.target.cuda
     release = None if given is None else (given.parts + (0, 0))[:2]
+    samples = ctx.mappings.nvcc_macro_samples  # mappings/nvcc_macro_samples.tsv
     for i, d in enumerate(ds):
         end = ds[i + 1].line_start if i + 1 < len(ds) else endif.line_start
         words = _condition(ctx, d)
         distinct = set(words)
         tested, hip, cuda = _arm_values(
-            tuple(words), frozenset(distinct & macros), frozenset(distinct & defined), release
+            tuple(words),
+            frozenset(distinct & macros),
+            frozenset(distinct & defined),
+            samples,
+            release,
         )
         arms.append(Arm(d, tested, hip, cuda, (d.line_end, end)))
     taken: int | None = len(arms)
@@ -277,6 +269,7 @@ def _arm_values(
     words: tuple[str, ...],
     macros: frozenset[str],
     defined: frozenset[str],
+    samples: NvccMacroSamples,
     release: tuple[int, int] | None = None,
 ) -> tuple[tuple[str, ...], bool | None, frozenset[bool]]:
     """An arm's nvcc macros, its value under HIP and its values over CUDA compilations,
@@ -284,8 +277,8 @@ def _arm_values(
     and that the program defines (all it depends on: the same condition in many files is
     evaluated once)."""
     tested = tuple(sorted(macros))
-    hip = _value(list(words), lambda name: _hip_value(name, defined))
-    return tested, hip, _cuda_values(list(words), tested, release)
+    hip = _value(list(words), lambda name: _hip_value(name, samples, defined))
+    return tested, hip, _cuda_values(list(words), tested, samples, release)
 
 
 def _condition(ctx: Context, d: Directive) -> list[str]:
@@ -306,12 +299,14 @@ def _condition(ctx: Context, d: Directive) -> list[str]:
     return texts
 
 
-def _hip_value(name: str, own: frozenset[str] = frozenset()) -> int | None | str:
+def _hip_value(
+    name: str, samples: NvccMacroSamples, own: frozenset[str] = frozenset()
+) -> int | None | str:
     """A macro's value under hipcc: 1 for HIP's own, None (undefined) for nvcc's unless
     the program defines it, else "?" (the program's: unknown)."""
     if name in HIP_DEFINED:
         return 1
-    if name in _CUDA_SAMPLES and name not in own:
+    if name in samples and name not in own:
         return None
     return "?"
 
@@ -340,7 +335,9 @@ def _value(
     return results.pop() if len(results) == 1 else None
 
 
-def _samples(macro: str, release: tuple[int, int] | None) -> tuple[int | None, ...]:
+def _samples(
+    macro: str, samples: NvccMacroSamples, release: tuple[int, int] | None
+) -> tuple[int | None, ...]:
     """The values nvcc gives a macro: the sampled releases', or those of --cuda's release."""
     if release is not None:
         major, minor = release
@@ -353,27 +350,31 @@ def _samples(macro: str, release: tuple[int, int] | None) -> tuple[int | None, .
         }.get(macro)
         if given is not None:
             return (given,)
-    return _CUDA_SAMPLES.get(macro, (1,))
+    return samples.get(macro, (1,))
 
 
 def _cuda_values(
-    words: list[str], tested: tuple[str, ...], release: tuple[int, int] | None = None
+    words: list[str],
+    tested: tuple[str, ...],
+    samples: NvccMacroSamples,
+    release: tuple[int, int] | None = None,
 ) -> frozenset[bool]:
     """The condition's values over the sampled CUDA compilations of the macros it tests."""
-    samples = [_samples(m, release) for m in tested]
-    if not tested or prod(len(s) for s in samples) > _MAX_SAMPLES:
+    each = [_samples(m, samples, release) for m in tested]
+    if not tested or prod(len(s) for s in each) > _MAX_SAMPLES:
         return frozenset()  # nothing to compare, or too many combinations to try
     out = set()
-    for combo in product(*samples):
-        value = _value(words, _cuda_value, dict(zip(tested, combo, strict=True)))
+    for combo in product(*each):
+        assignment = dict(zip(tested, combo, strict=True))
+        value = _value(words, lambda name: _cuda_value(name, samples), assignment)
         if value is not None:
             out.add(value)
     return frozenset(out)
 
 
-def _cuda_value(name: str) -> int | None | str:
+def _cuda_value(name: str, samples: NvccMacroSamples) -> int | None | str:
     """A macro's value under nvcc (the sampled nvcc macros are assigned by the caller)."""
-    if name == "__CUDACC__" or name in _CUDA_SAMPLES:
+    if name == "__CUDACC__" or name in samples:
         return 1
     if name in HIP_DEFINED:
         return None

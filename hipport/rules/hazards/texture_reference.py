@@ -1,6 +1,10 @@
-"""HIP105 texture-reference: legacy texture/surface references and the API that binds them."""
+"""HIP105 texture-reference: legacy texture/surface references and the API that binds them
+(the names: mappings/texture_reference.tsv, through ctx.mappings)."""
 
 from __future__ import annotations
+
+from collections.abc import Collection
+from typing import TYPE_CHECKING
 
 from hipport.catalogue import TEXTURE_REFERENCE
 from hipport.findings import Finding
@@ -9,65 +13,19 @@ from hipport.rules.code_index import CodeIndex
 from hipport.rules.context import Triggers
 from hipport.rules.hazards import HazardRule
 
-TEXTURE_TEMPLATES = frozenset({"texture", "surface"})
-
-
-TEXTURE_REFERENCE_APIS = frozenset(
-    {
-        "cudaBindTexture",
-        "cudaBindTexture2D",
-        "cudaBindTextureToArray",
-        "cudaBindTextureToMipmappedArray",
-        "cudaUnbindTexture",
-        "cudaGetTextureAlignmentOffset",
-        "cudaGetTextureReference",
-        "cudaBindSurfaceToArray",
-        "cudaGetSurfaceReference",
-        "textureReference",
-        "surfaceReference",
-    }
-)
-
-
-TEXTURE_FETCHES = frozenset(
-    {
-        "tex1Dfetch",
-        "tex1D",
-        "tex2D",
-        "tex3D",
-        "tex1DLayered",
-        "tex2DLayered",
-        "texCubemap",
-        "texCubemapLayered",
-        "tex2Dgather",
-        "tex1DLod",
-        "tex2DLod",
-        "tex3DLod",
-        "tex1DGrad",
-        "tex2DGrad",
-        "tex3DGrad",
-        "surf1Dread",
-        "surf2Dread",
-        "surf3Dread",
-        "surf1Dwrite",
-        "surf2Dwrite",
-        "surf3Dwrite",
-        "surf1DLayeredread",
-        "surf2DLayeredread",
-        "surf1DLayeredwrite",
-        "surf2DLayeredwrite",
-    }
-)
+if TYPE_CHECKING:
+    from hipport.mappings import Mappings
 
 
 def check_texture_reference(v: CodeIndex) -> list[Finding]:
     out = []
     refs: set[str] = set()
-    for k in v.indices(TEXTURE_TEMPLATES | TEXTURE_REFERENCE_APIS):
+    facts = v.ctx.mappings.texture_reference  # mappings/texture_reference.tsv
+    for k in v.indices(facts.templates | facts.apis):
         t = v.tokens[k]
         if v.tokens.is_member(k) or v.tokens.punct(k - 1, "::"):
             continue
-        if t.text in TEXTURE_TEMPLATES and v.tokens.punct(k + 1, "<"):
+        if t.text in facts.templates and v.tokens.punct(k + 1, "<"):
             obj = (
                 "texture object (cudaTextureObject_t)"
                 if t.text == "texture"
@@ -93,7 +51,7 @@ def check_texture_reference(v: CodeIndex) -> list[Finding]:
                         hint=TEXTURE_REFERENCE.fix,
                     )
                 )
-        elif t.text in TEXTURE_REFERENCE_APIS:
+        elif t.text in facts.apis:
             out.append(
                 v.finding(
                     TEXTURE_REFERENCE,
@@ -107,7 +65,7 @@ def check_texture_reference(v: CodeIndex) -> list[Finding]:
             )
     if not refs:
         return out
-    for k in v.indices(TEXTURE_FETCHES):
+    for k in v.indices(facts.fetches):
         t = v.tokens[k]
         if not v.tokens.punct(k + 1, "(") or v.tokens.is_member(k):
             continue
@@ -130,10 +88,14 @@ def check_texture_reference(v: CodeIndex) -> list[Finding]:
     return out
 
 
-RULE = HazardRule(
-    TEXTURE_REFERENCE,
-    check_texture_reference,
-    # a fetch is reported only through a reference the file declares
-    Triggers(names=TEXTURE_TEMPLATES | TEXTURE_REFERENCE_APIS),
-    TEXTURE_TEMPLATES | TEXTURE_REFERENCE_APIS | TEXTURE_FETCHES,
-)
+def _declared(mappings: Mappings) -> Collection[str]:
+    """The names that declare or use a reference (a fetch is reported only through one)."""
+    facts = mappings.texture_reference
+    return facts.templates | facts.apis
+
+
+def _vocabulary(mappings: Mappings) -> Collection[str]:
+    return _declared(mappings) | mappings.texture_reference.fetches
+
+
+RULE = HazardRule(TEXTURE_REFERENCE, check_texture_reference, Triggers(data=_declared), _vocabulary)
