@@ -909,6 +909,24 @@ OVERLOAD_COLLAPSES = RuleInfo(
     kind=Kind.REWRITE,
 )
 
+EMPTY_MACRO_DROPPED = RuleInfo(
+    "HIP027",
+    "empty-macro-dropped",
+    Severity.NOTE,
+    "A CUDA macro that expands to nothing on Linux and that HIP does not define "
+    "(CUDART_CB in a stream callback's declaration), dropped by translate.",
+    "CUDA's headers define CUDART_CB as __stdcall on Windows and as nothing elsewhere; HIP's "
+    "AMD headers have no such macro, so the word left in place is an unknown identifier "
+    "and the declaration does not compile. Removing it keeps the meaning on every platform "
+    "HIP's AMD side builds for. The names are reviewed facts with their evidence "
+    "(mappings/gate_facts.tsv, kind empty-macro); a program that defines the macro itself "
+    "keeps it.",
+    "void CUDART_CB done(cudaStream_t stream, cudaError_t status, void *data) {}",
+    "Nothing to do: the word is removed.",
+    module="rules.empty_macros",
+    kind=Kind.REWRITE,
+)
+
 # --------------------------------------------------------------------------- the index
 
 # The rewrite rules, in the order the engine runs them (earlier edits win overlaps).
@@ -916,6 +934,7 @@ OVERLOAD_COLLAPSES = RuleInfo(
 REWRITE_ORDER: tuple[str, ...] = (
     "rules.types",
     "rules.rename",
+    "rules.empty_macros",
     "rules.warp_masks",
     "rules.overloads",
     "rules.vector_operators",

@@ -280,6 +280,11 @@ class GateFacts:
         return self.of_kind("macro")
 
     @cached_property
+    def empty_macros(self) -> dict[str, GateFact]:
+        """CUDA macros that expand to nothing on Linux and HIP lacks: translate drops them."""
+        return self.of_kind("empty-macro")
+
+    @cached_property
     def macro_names(self) -> frozenset[str]:
         return frozenset(self.macros)
 

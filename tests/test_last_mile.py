@@ -27,6 +27,7 @@ RELEASES = ("5.2", "6.3")
 PAIRS = {
     "vector_operators/helper_math.cu": "vector-operators",
     "collapsing_overloads/error_enum.cu": "collapsing-overloads",
+    "empty_macros/stream_callback.cu": "empty-macros",
 }
 
 
