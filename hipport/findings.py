@@ -23,7 +23,7 @@ from hipport.catalogue import (
 )
 
 if TYPE_CHECKING:  # types of Use's fields only: findings load at start-up, the tables do not
-    from hipport.tables import Status
+    from hipport.tables.lookup import Status
     from hipport.target import Version
 
 __all__ = [

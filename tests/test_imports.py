@@ -103,12 +103,6 @@ def test_the_package_has_no_import_cycle():
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known cycle (issue 24, the token model's rework): rules.context builds the "
-    "CodeIndex (imports rules.code_index), which with rules.branches types its argument as "
-    "Context under TYPE_CHECKING; strict, so this marker goes when the cycle does",
-)
 @pytest.mark.slow
 def test_no_cycle_with_the_type_checking_imports_either():
     graph, plain = import_graph(type_checking=True), import_graph()

@@ -57,7 +57,7 @@ def show(name: str, fmt: str, **target_values: Any) -> int | None:
     target = target_from(target_values)
     rows = tbl.find(name)
     ext = tbl.hipext.get(name)
-    namespace = namespace_rule(mappings, name)
+    namespace = namespace_rule(mappings.arguments, name)
     if not rows and ext is None and namespace is None:
         close = _close_names(tbl, name)
         hint = f" Did you mean {', '.join(close)}?" if close else ""
@@ -83,7 +83,9 @@ def show(name: str, fmt: str, **target_values: Any) -> int | None:
             "alternative": res.substitute.text() if res.substitute else None,
             "alternative_evidence": res.substitute.evidence if res.substitute else None,
         }
-        entry["argument_rewrites"] = rewrites_for(mappings, row.cuda, target)
+        entry["argument_rewrites"] = rewrites_for(
+            mappings.tables, mappings.arguments, row.cuda, target
+        )
         entries.append(entry)
     ext_entry = _ext_dict(ext) if ext else None
     if fmt == "json":

@@ -16,7 +16,7 @@ from hipport.rules.tokens import is_member_or_qualified
 from hipport.tables import Resolution, Status
 
 if TYPE_CHECKING:
-    from hipport.rules.context import Context
+    from hipport.rules.file_context import FileContext as Context
 
 
 @dataclass(frozen=True)

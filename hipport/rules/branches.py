@@ -38,7 +38,7 @@ from hipport.rules.tokens import Directive
 
 if TYPE_CHECKING:
     from hipport.facts import NvccMacroSamples
-    from hipport.rules.context import Context
+    from hipport.rules.file_context import FileContext as Context
 
 # Defined by hipcc for AMD (hipcc -dM -E) and by hip_runtime.h; __CUDACC__ is renamed to
 # __HIPCC__ by the translation, so it counts as defined on both sides.

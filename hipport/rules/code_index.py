@@ -34,7 +34,7 @@ from hipport.tokens import (
 )
 
 if TYPE_CHECKING:
-    from hipport.rules.context import Context
+    from hipport.rules.file_context import FileContext as Context
 
 # The texts the index itself looks up (function bodies).
 _STRUCTURE = frozenset({"{"})

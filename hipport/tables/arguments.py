@@ -15,7 +15,7 @@ from hipport.target import Target, Version
 from hipport.tsv import read_tsv
 
 if TYPE_CHECKING:
-    from hipport.mappings import Mappings
+    from hipport.tables.model import Tables
 
 SYMBOL_WRAPPER = "HIP_SYMBOL"
 KERNEL_CAST = "const void*"  # reinterpret-cast's type when the row names none
@@ -158,15 +158,17 @@ def describe(row: ArgumentRewrite) -> str:
     return row.action
 
 
-def rewrites_for(mappings: Mappings, name: str, target: Target) -> list[dict[str, object]]:
+def rewrites_for(
+    tables: Tables, arguments: ArgumentTables, name: str, target: Target
+) -> list[dict[str, object]]:
     """Every argument rewrite about CUDA `name`, and whether it applies for `target` (the
     call must map to the function the row was written for, on the row's side)."""
     from hipport.tables.lookup import Status, resolve
 
-    res = resolve(mappings.tables, name, target)
+    res = resolve(tables, name, target)
     side = side_of(res.library)
     out: list[dict[str, object]] = []
-    for row in mappings.arguments.rows_for(name):
+    for row in arguments.rows_for(name):
         if row.action in ("overload-by-arg-count", "type-overload"):
             applies = side == row.applies_to == HIP and res.status is Status.MAPPED
             why = "on the hip path" if applies else f"only on the {row.applies_to} path"
@@ -196,9 +198,9 @@ def rewrites_for(mappings: Mappings, name: str, target: Target) -> list[dict[str
     return out
 
 
-def namespace_rule(mappings: Mappings, name: str) -> dict[str, str] | None:
+def namespace_rule(arguments: ArgumentTables, name: str) -> dict[str, str] | None:
     """The namespace map's row for `name` (a CUDA namespace, e.g. cub), if any."""
-    ns = mappings.arguments.namespaces.get(name.removesuffix("::"))
+    ns = arguments.namespaces.get(name.removesuffix("::"))
     if ns is None:
         return None
     return {
