@@ -927,6 +927,29 @@ EMPTY_MACRO_DROPPED = RuleInfo(
     kind=Kind.REWRITE,
 )
 
+COORDINATE_CAST = RuleInfo(
+    "HIP028",
+    "coordinate-cast",
+    Severity.NOTE,
+    "A built-in coordinate (threadIdx.x, blockDim.x, ...) passed to min or max where, under "
+    "the target HIP, its type makes the call ambiguous; translate casts it to unsigned int.",
+    "CUDA's coordinates are unsigned int. HIP 5.2's are proxy types that convert to "
+    "unsigned int, so min(rem, blockDim.x) with an unsigned rem (or a size_t, an unsigned "
+    "literal, another coordinate) matches several of clang's min/max overloads and does not "
+    "compile (\"call to 'min' is ambiguous\"); the HIP 6.3 headers resolve it. The cast to "
+    "the coordinate's CUDA type keeps the meaning. The functions and the releases are "
+    "reviewed facts (mappings/gate_facts.tsv, kind coordinate-argument); a call whose other "
+    "argument's type hipport cannot see is left alone (a plain int resolves).",
+    "__global__ void tail(float *out, unsigned n) {\n"
+    "    unsigned rem = n - blockIdx.x * blockDim.x;\n"
+    "    unsigned count = min(rem, blockDim.x);\n"
+    "    if (threadIdx.x < count) out[threadIdx.x] = 0.f;\n"
+    "}",
+    "Nothing to do: the coordinate is cast.",
+    module="rules.coordinate_casts",
+    kind=Kind.REWRITE,
+)
+
 # --------------------------------------------------------------------------- the index
 
 # The rewrite rules, in the order the engine runs them (earlier edits win overlaps).
@@ -939,6 +962,7 @@ REWRITE_ORDER: tuple[str, ...] = (
     "rules.overloads",
     "rules.vector_operators",
     "rules.collapsing_overloads",
+    "rules.coordinate_casts",
     "rules.version_tests",
     "rules.namespaces",
     "rules.includes",

@@ -285,6 +285,11 @@ class GateFacts:
         return self.of_kind("empty-macro")
 
     @cached_property
+    def coordinate_arguments(self) -> dict[str, GateFact]:
+        """Functions a built-in coordinate argument makes ambiguous (its proxy type)."""
+        return self.of_kind("coordinate-argument")
+
+    @cached_property
     def macro_names(self) -> frozenset[str]:
         return frozenset(self.macros)
 

@@ -22,13 +22,16 @@ from tools.hip63 import OFFLOAD_ARCH, hip63_compiler
 pytestmark = [pytest.mark.slow]
 ENGINE = Path(__file__).parent / "cases" / "engine"
 RELEASES = ("5.2", "6.3")
-# pair -> the rule whose edits are the fix (its .hip.expected pins the output for the
-# release of its .target.json; here it is translated and compiled for each release)
+# pair -> the rule whose edits are the fix and the releases that need it (its .hip.expected
+# pins the output for the release of its .target.json; here it is translated and compiled
+# for each release that needs the fix)
 PAIRS = {
-    "vector_operators/helper_math.cu": "vector-operators",
-    "collapsing_overloads/error_enum.cu": "collapsing-overloads",
-    "empty_macros/stream_callback.cu": "empty-macros",
+    "vector_operators/helper_math.cu": ("vector-operators", RELEASES),
+    "collapsing_overloads/error_enum.cu": ("collapsing-overloads", RELEASES),
+    "empty_macros/stream_callback.cu": ("empty-macros", RELEASES),
+    "coordinate_casts/tail_block.cu": ("coordinate-casts", ("5.2",)),
 }
+CASES = [(rel, rocm) for rel, (_, releases) in sorted(PAIRS.items()) for rocm in releases]
 
 
 def _need(found: object, what: str) -> None:
@@ -59,13 +62,13 @@ def test_inputs_are_real_cuda(rel: str) -> None:
 
 
 @pytest.mark.hipcc
-@pytest.mark.parametrize("rocm", RELEASES)
-@pytest.mark.parametrize("rel", sorted(PAIRS))
+@pytest.mark.parametrize(("rel", "rocm"), CASES)
 def test_the_fix_is_what_makes_it_compile(rel: str, rocm: str, tmp_path: Path) -> None:
     pair = ENGINE / rel
     source = pair.read_bytes()
     result = translate_source(source, pair.name, Target(rocm=rocm))
-    fix = [e for e in result.edits if e.rule == PAIRS[rel]]
+    rule = PAIRS[rel][0]
+    fix = [e for e in result.edits if e.rule == rule]
     assert fix, "the fix made no edit"
     assert not [f for f in result.findings if f.severity.value == "error"]
     fixed = tmp_path / f"{pair.stem}.hip"
@@ -73,5 +76,18 @@ def test_the_fix_is_what_makes_it_compile(rel: str, rocm: str, tmp_path: Path) -
     done = _compile(fixed, rocm)
     assert done.ok, done.stderr[-3000:]
     unfixed = tmp_path / f"{pair.stem}-unfixed.hip"
-    unfixed.write_bytes(apply(source, [e for e in result.edits if e.rule != PAIRS[rel]]))
+    unfixed.write_bytes(apply(source, [e for e in result.edits if e.rule != rule]))
     assert not _compile(unfixed, rocm).ok, "it compiles without the fix too"
+
+
+@pytest.mark.hipcc
+def test_coordinates_need_no_cast_for_6_3(tmp_path: Path) -> None:
+    """HIP 6.3's coordinates resolve min/max: translate leaves them, and the output compiles."""
+    pair = ENGINE / "coordinate_casts/tail_block.cu"
+    result = translate_source(pair.read_bytes(), pair.name, Target(rocm="6.3"))
+    assert not [e for e in result.edits if e.rule == "coordinate-casts"]
+    out = tmp_path / "tail_block.hip"
+    out.write_bytes(result.output)
+    done = _compile(out, "6.3")
+    assert done.ok, done.stderr[-3000:]
+

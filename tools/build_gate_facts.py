@@ -5,7 +5,8 @@ Two outputs:
 * `gate_facts.tsv`: CUDA constructs that compile for CUDA and not for HIP, kept by hand in
   tools/gate_facts.tsv with their evidence (device functions and attributes HIP lacks,
   default arguments HIP's functions lack, nvcc's predefined macros, CUDA macros that expand
-  to nothing on Linux and that HIP does not define). Each row is checked
+  to nothing on Linux and that HIP does not define, functions whose overloads a built-in
+  coordinate argument makes ambiguous). Each row is checked
   against the header scan in ../shared/data: a name the scan shows in HIP's headers gets
   that release as `hip_added` (the fact stops holding there), so the evidence decides.
 * `cuda_headers.tsv`: the header names NVIDIA ships (cuda-toolkit-headers.tsv), so the
@@ -30,7 +31,16 @@ COLUMNS = [
     "instead",
     "evidence",
 ]
-KINDS = frozenset({"device-function", "attribute", "default-argument", "macro", "empty-macro"})
+KINDS = frozenset(
+    {
+        "device-function",
+        "attribute",
+        "default-argument",
+        "macro",
+        "empty-macro",
+        "coordinate-argument",
+    }
+)
 _VERSION = re.compile(r"\d+(?:\.\d+)*(?:-dev)?")
 
 

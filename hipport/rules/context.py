@@ -74,6 +74,15 @@ class Context:
             hits = compress(range(len(kinds)), map(names.__contains__, texts))
         return [i for i in hits if kinds[i] == IDENTIFIER]
 
+    def present(self, names: AbstractSet[str]) -> frozenset[str]:
+        """Those of `names` the file spells as identifiers and does not define as its own
+        (defined here, listed as the project's, or declared by the user per the semantic
+        pass): the facts a rule about CUDA names acts on."""
+        found = self.identifiers & names
+        if not found:
+            return frozenset()
+        return found - (self.defined | self.options.project_names | self.user_declared)
+
     @cached_property
     def code(self) -> CodeIndex:
         """The code-token index every hazard reads: built once per file, on first use."""

@@ -20,13 +20,12 @@ class EmptyMacroRule:
     def run(self, ctx: Context) -> RuleResult:
         out = RuleResult()
         facts = ctx.mappings.gate.empty_macros
-        names = ctx.identifiers & facts.keys()
+        names = ctx.present(facts.keys())
         if not names:
             return out
-        own = ctx.defined | ctx.options.project_names | ctx.user_declared
         v = ctx.code
         src = ctx.source
-        for k in v.indices(names - own, (IDENTIFIER,)):
+        for k in v.indices(names, (IDENTIFIER,)):
             if v.in_directive_at(k) or v.is_dead(k):
                 continue  # `#define CUDART_CB` of the program's own, or code HIP never sees
             name = v.tokens.texts[k]
