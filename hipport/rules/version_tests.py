@@ -9,11 +9,13 @@ the CUDA build did. It tests `__HIP_PLATFORM_AMD__` in the conditions that decid
 arm's own condition `defined(__HIP_PLATFORM_AMD__) || (...)`, an earlier arm HIP would take
 `!defined(__HIP_PLATFORM_AMD__) && (...)`, so HIP on NVIDIA, which has CUDA's macros, reads
 them as before) and says so in a note. Unless that arm is CUDA-only (it uses a name the
-target HIP lacks, or a CUDA device construct the gate knows HIP lacks): then the flip stays
-and is an error, as is a flip that drops an #include the CUDA build compiles (a stub built
-instead of the kernel header). Other flips (__CUDA_ARCH__, __NVCC__, a CUDA arm that depends
-on the release when no --cuda is given) are warnings, an error when the arm HIP compiles
-holds an #error; a use of such a macro in code is an error (undeclared under HIP)."""
+target HIP lacks, a CUDA device construct the gate knows HIP lacks, an nvcc macro in code):
+then the flip stays, a warning while HIP compiles another arm in its place (a fallback the
+program wrote for older CUDA), an error when HIP compiles nothing there. A flip that drops an
+#include the CUDA build compiles (a stub built instead of the kernel header) is an error.
+Other flips (__CUDA_ARCH__, __NVCC__, a CUDA arm that depends on the release when no --cuda
+is given) are warnings, an error when the arm HIP compiles holds an #error; a use of such a
+macro in code is an error (undeclared under HIP)."""
 
 from __future__ import annotations
 
@@ -115,8 +117,13 @@ def _cuda_only(ctx: Context, chain: Chain, taken: int) -> str | None:
         return None
     start, end = chain.arms[taken].body
     for use in ctx.api_uses:
-        if start <= use.start < end and use.resolution.status in _NOT_AVAILABLE:
+        if not start <= use.start < end:
+            continue
+        res = use.resolution
+        if res.status in _NOT_AVAILABLE:
             return f"it uses {use.name}, which ROCm {_rocm(ctx)} does not have"
+        if res.condition:  # the HIP name needs a macro the translated build does not define
+            return f"it uses {use.name}, whose HIP name needs {res.condition} defined"
     facts = ctx.mappings.gate.facts
     toks = ctx.tokens
     newest = ctx.tables.newest_rocm
@@ -253,10 +260,12 @@ def _arm_finding(
         hint="; ".join(f"{m}: {hints[m].instead}" for m in arm.cuda_macros if m in hints),
     )
     if why_not is not None and cuda_taken is not None:
-        finding.severity = Severity.ERROR
         finding.message += (
             f"; translate cannot make HIP compile the arm {_cuda_named(ctx)} takes, as {why_not}"
         )
+        if not _compiles_something(chain, taken):
+            finding.severity = Severity.ERROR
+            finding.message += ", and HIP compiles nothing in its place"
     elif taken is not None and taken < len(chain.arms) and _holds_error(ctx, chain.arms[taken]):
         finding.severity = Severity.ERROR
         finding.message += "; the arm HIP compiles holds an #error"
@@ -268,6 +277,14 @@ def _arm_finding(
             "(HIP builds what the other arm holds instead)"
         )
     return finding
+
+
+def _compiles_something(chain: Chain, taken: int | None) -> bool:
+    """HIP compiles an arm with something in it (a fallback for the CUDA-only arm)."""
+    if taken is None or taken >= len(chain.arms):
+        return False
+    start, end = chain.arms[taken].body
+    return start < end
 
 
 def _holds_error(ctx: Context, arm: Arm) -> bool:
@@ -292,7 +309,8 @@ def _top_level(ctx: Context, arm: Arm) -> list[Directive]:
 
 
 def _dropped_include(ctx: Context, chain: Chain, taken: int | None) -> str | None:
-    """The first #include directly in an arm some CUDA build takes that HIP does not."""
+    """The first quoted #include (the project's own header, as a kernel header) directly in
+    an arm some CUDA build takes that HIP does not."""
     if taken is None:
         return None
     for k, arm in enumerate(chain.arms):
@@ -301,7 +319,9 @@ def _dropped_include(ctx: Context, chain: Chain, taken: int | None) -> str | Non
         for d in _top_level(ctx, arm):
             if d.name == "include":
                 text = ctx.source[d.line_start : d.line_end].decode("utf-8", "replace")
-                return text.strip().removeprefix("#").strip().removeprefix("include").strip()
+                target = text.strip().removeprefix("#").strip().removeprefix("include").strip()
+                if target.startswith('"'):
+                    return target
     return None
 
 
