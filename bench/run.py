@@ -1,7 +1,7 @@
 """The hipport benchmark: one command, a table of figures, a JSON file.
 
     python bench/run.py [--scale 1] [--short] [--json out.json] [--linearity] [--keep DIR]
-                        [--only limit,floor,translate,check,precommit,startup]
+                        [--only limit,floor,translate,check,warm,precommit,startup]
 
 It generates the synthetic corpus (bench/generate.py) into a temporary directory and times,
 with this checkout's hipport (`python -m hipport`, PYTHONPATH = the checkout) and a private
@@ -17,6 +17,12 @@ cache directory (HIPPORT_CACHE_DIR):
   check_cold_jobs1      check DIR --format json -o /dev/null --fail-on never --no-cache --jobs 1
   check_cold            the same with all cores and an empty cache (which it fills)
   check_warm            the same again, with the cache the first run filled
+  warm_check_*          issue 29: `check . -q --fail-on never` (text, as a gate runs it) over the
+                        corpus with every mtime set an hour back (a settled checkout): with an
+                        empty cache, unchanged (answered from the run summary), `--output-format
+                        concise` first and again, after appending a comment to one source, to
+                        the most included project header, and `check FILE` (the hook's path)
+  warm_translate_new_dir  `translate . -o NEW_DIR` with a warm cache (the outputs written anew)
   precommit_hipport     one changed file in a 5,000-file git tree, after a full run filled the
                         cache and project index: `hipport check FILE` as the hook runs it
   precommit_run         `pre-commit run hipport-check --files FILE` through a real config that
@@ -61,6 +67,9 @@ TARGETS = (
     ("limit_ratio_check", "cpu", 2.5, "cold check --jobs 1 / limit (cpu)"),
     ("floor_ratio_translate", "cpu", 1.1, "cold translate --jobs 1 / lexing floor (cpu)"),
     ("warm_rerun", "wall_s", 1.0, "warm re-run, whole corpus (s)"),
+    ("warm_check_unchanged", "wall_s", 0.4, "warm check . -q, unchanged tree (s)"),
+    ("warm_check_one_file", "wall_s", 0.6, "warm check . -q, one file touched (s)"),
+    ("warm_check_hook", "wall_s", 0.3, "one-file check, the hook's path (s)"),
     ("precommit_hipport", "wall_s", 0.5, "one changed file, hipport's own run (s)"),
     ("precommit_run", "wall_s", 1.0, "one changed file, whole pre-commit run (s)"),
     ("peak_rss_mb", "value", 300.0, "peak RSS of one process (MB)"),
@@ -203,6 +212,69 @@ def measure_check(b: Bench, corpus: Path, results: dict, skipped: dict) -> None:
     env = dict(b.env, HIPPORT_CACHE_DIR=str(b.work / "cache-check"))
     results["check_cold"] = b.run([sys.executable, "-m", "hipport", *base], env=env)
     results["check_warm"] = b.run([sys.executable, "-m", "hipport", *base], env=env)
+
+
+def settle_tree(tree: Path, seconds_ago: float = 3600) -> None:
+    """Every file's mtime an hour back, as a tree checked out a while ago has: a file
+    modified within the racy window is never trusted by its stat (hipport.cache), so a tree
+    written a moment ago would time the racy path instead of the warm one."""
+    past = time.time() - seconds_ago
+    for path in tree.rglob("*"):
+        if path.is_file():
+            os.utime(path, (past, past))
+
+
+def widely_included(corpus: Path) -> Path:
+    """The project header most sources include (`#include "..."`), for the header figure."""
+    counts: dict[str, int] = {}
+    for path in corpus.rglob("*.cu"):
+        for line in path.read_text(errors="replace").splitlines():
+            if line.startswith('#include "'):
+                name = line.split('"')[1]
+                counts[name] = counts.get(name, 0) + 1
+    for name, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        if (corpus / name).is_file():
+            return corpus / name
+    return sorted(corpus.rglob("*.cuh"))[0]
+
+
+def measure_warm(b: Bench, corpus: Path, results: dict) -> None:
+    """Issue 29's figures: the gate as a user runs it (`check . -q`, text) over a settled
+    tree, cold and warm: unchanged, after touching one source, after touching the most
+    included header (a comment appended: its directives, hence the other files' results,
+    stay), the one-file hook path (`check FILE`), and `translate -o` into a new directory
+    with a warm cache."""
+    env = dict(b.env, HIPPORT_CACHE_DIR=str(b.work / "cache-warm"))
+
+    def check(*args: str) -> dict:
+        cmd = [sys.executable, "-m", "hipport", "check", *args, "--fail-on", "never"]
+        return b.run(cmd, cwd=corpus, env=env)
+
+    settle_tree(corpus)
+    one = sorted(corpus.glob("module3/*.cu"))[0]
+    header = widely_included(corpus)
+    results["warm_header"] = header.relative_to(corpus).as_posix()
+    b.say("  warm check: cold fill, unchanged, one file touched, one header touched ...")
+    results["warm_check_cold"] = check(".", "-q")
+    results["warm_check_unchanged"] = check(".", "-q")
+    results["warm_check_unchanged_concise"] = check(".", "-q", "--output-format", "concise")
+    results["warm_check_unchanged_concise_again"] = check(".", "-q", "--output-format", "concise")
+    _touch(one, 1)
+    results["warm_check_one_file"] = check(".", "-q")
+    settle_tree(corpus)
+    check(".", "-q")  # summarised again
+    _touch(header, 1)
+    results["warm_check_one_header"] = check(".", "-q")
+    _touch(one, 2)
+    results["warm_check_hook"] = check(one.relative_to(corpus).as_posix())
+    settle_tree(corpus)
+    b.say("  translate -o into a new directory (warm cache) ...")
+    fill = ("translate", ".", "-o", str(b.work / "warm-tr-1"), "-q")
+    b.run([sys.executable, "-m", "hipport", *fill], cwd=corpus, env=env)
+    new = ("translate", ".", "-o", str(b.work / "warm-tr-2"), "-q")
+    results["warm_translate_new_dir"] = b.run(
+        [sys.executable, "-m", "hipport", *new], cwd=corpus, env=env
+    )
 
 
 def _git(tree: Path, *args: str) -> None:
@@ -359,6 +431,14 @@ ROWS = (
     ("check_cold_jobs1", "cold check --jobs 1 --no-cache"),
     ("check_cold", "check --format json, empty cache"),
     ("check_warm", "check --format json, warm cache"),
+    ("warm_check_cold", "check . -q, settled tree, empty cache"),
+    ("warm_check_unchanged", "check . -q, unchanged (run summary)"),
+    ("warm_check_unchanged_concise", "check . -q concise, first (per-file cache)"),
+    ("warm_check_unchanged_concise_again", "check . -q concise, unchanged"),
+    ("warm_check_one_file", "check . -q, one source touched"),
+    ("warm_check_one_header", "check . -q, most included header touched"),
+    ("warm_check_hook", "check FILE (the hook), that file touched"),
+    ("warm_translate_new_dir", "translate -o NEW_DIR, warm cache"),
     ("precommit_warmup", "pre-commit tree: full check (warm-up)"),
     ("precommit_hipport", "one changed file: hipport check FILE"),
     ("precommit_run", "one changed file: pre-commit run"),
@@ -537,7 +617,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-SECTIONS = ("limit", "floor", "translate", "check", "precommit", "startup")
+SECTIONS = ("limit", "floor", "translate", "check", "warm", "precommit", "startup")
 
 
 def benchmark(
@@ -566,6 +646,8 @@ def benchmark(
         measure_translate(b, corpus, results)
     if "check" in sections:
         measure_check(b, corpus, results, skipped)
+    if "warm" in sections:
+        measure_warm(b, corpus, results)
     if "precommit" in sections:
         measure_precommit(b, tree_files, results, skipped, with_precommit)
     if "startup" in sections:
