@@ -202,3 +202,53 @@ def test_relative_xdg_cache_home_says_so_and_writes_nothing_here(tmp_path: Path)
     assert not (tmp_path / "rel-cache").exists()
     assert b"XDG_CACHE_HOME" in proc.stderr  # the note
     assert (tmp_path / "home" / ".cache" / "hipport").is_dir()
+
+
+def _cache_values():
+    from hypothesis import strategies as st
+
+    from hipport.catalogue import Severity
+    from hipport.findings import Finding, Location
+    from hipport.target import Version
+
+    text = st.text(max_size=6)
+    location = st.builds(Location, text, st.integers(0, 9), st.integers(0, 9))
+    finding = st.builds(Finding, text, st.sampled_from(list(Severity)), text, location, text)
+    leaves = (
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | text
+        | st.binary(max_size=6)
+        | st.sampled_from([Version.parse("6.2.0"), Version.parse("5.3.0")])
+        | finding
+    )
+    return st.recursive(
+        leaves,
+        lambda inner: (
+            st.lists(inner, max_size=4)
+            | st.lists(inner, max_size=4).map(tuple)
+            | st.frozensets(text, max_size=3)
+            | st.dictionaries(text, inner, max_size=3)
+            | st.dictionaries(st.integers(), inner, max_size=3)
+        ),
+        max_leaves=12,
+    )
+
+
+def test_the_object_hook_decodes_as_the_reference_decoder():
+    """cache_format.loads decodes through json's object hook: random cache payloads of
+    every tag (records, tuples, frozensets, bytes, versions, enums, non-string keys) come
+    back equal to what was stored, and equal to `decode`'s walk over the parsed value."""
+    from hypothesis import given, settings
+
+    from hipport import cache_format
+
+    @settings(max_examples=300, deadline=None)
+    @given(_cache_values())
+    def check(value):
+        data = cache_format.dumps("result", value)
+        reference = cache_format.decode(cache_format.loads("result", data, raw=True))
+        assert cache_format.loads("result", data) == reference == value
+
+    check()
