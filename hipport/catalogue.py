@@ -58,6 +58,20 @@ class Kind(StrEnum):
     # the build-file (CMake) translation
     BUILD = "build"
 
+    @property
+    def title(self) -> str:
+        """A heading for the findings of this kind (the HTML report groups them so)."""
+        return _KIND_TITLES[self]
+
+
+_KIND_TITLES = {
+    Kind.REWRITE: "Not rewritten, or rewritten with a caveat",
+    Kind.HAZARD: "Hazards to port by hand",
+    Kind.GATE: "Build breaks and #if arms that flip under HIP",
+    Kind.RUN: "The run: files, suppressions, the semantic pass",
+    Kind.BUILD: "Build files (CMake)",
+}
+
 
 @dataclass(frozen=True)
 class RuleInfo:

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from hipport.catalogue import RULES, Kind
+
 HEAD = "#include <cuda_runtime.h>\n"
 ODD_NAME = 'src/<b>odd&"name".cu'
 LONG_NAME = "src/" + "a_really_long_directory_name_without_any_break" * 3 + "/kernel.cu"
@@ -212,6 +214,31 @@ def test_findings_grouped_by_api_with_locations(made):
     assert not re.search(r'<details class="group"[^>]* open', findings)
 
 
+@pytest.mark.slow
+def test_findings_grouped_by_the_kind_of_their_rule(made):
+    """One section per kind with findings, in the catalogue's order of kinds, holding the
+    groups of the rules of that kind (each rule's kind read from the catalogue)."""
+    findings = section(made["html"], "findings")
+    kinds = [f["code"] for f in made["json"]["findings"]]
+    present = {RULES[code].kind for code in kinds}
+    assert {Kind.REWRITE, Kind.HAZARD} <= present  # the example has both
+    sections = re.findall(
+        r'<section class="kind" id="kind-([a-z]+)" data-kind="\1"><h3>([^<]+)(.*?)</section>',
+        findings,
+        re.S,
+    )
+    assert [k for k, _, _ in sections] == [k.value for k in Kind if k in present]
+    in_sections = 0
+    for kind, title, body in sections:
+        assert title.strip() == Kind(kind).title
+        groups = re.findall(
+            r'<details class="group" [^>]*data-rule="([^"]+)" data-kind="([^"]+)"', body
+        )
+        assert groups and all(k == kind and RULES[c].kind == Kind(kind) for c, k in groups)
+        in_sections += len(groups)
+    assert in_sections == len({(f["api"], f["code"]) for f in made["json"]["findings"]})
+
+
 def test_each_rule_explained_once(made):
     text = made["html"]
     rules = section(text, "rules")
@@ -293,6 +320,14 @@ def test_axis_labels_are_thinned_and_rotated_for_every_release(tables):
 # ------------------------------------------------------------------ a real browser
 
 needs_browser = [pytest.mark.browser, browser]
+
+
+def _visible(selector: str) -> str:
+    """JavaScript: the elements matching `selector` that the page shows."""
+    return (
+        f"Array.prototype.filter.call(document.querySelectorAll('{selector}'),"
+        "function(g){return g.checkVisibility();})"
+    )
 
 
 def _browser(tmp_path: Path):
@@ -449,10 +484,7 @@ def test_search_filters_and_opening(big, tmp_path):
     by_api = Counter(f["api"] for f in data["findings"] if f["api"])
     api, uses = by_api.most_common(1)[0]
     one_file = next(f["location"]["path"] for f in data["findings"] if f["api"] == api)
-    visible_groups = (
-        "Array.prototype.filter.call(document.querySelectorAll('details.group'),"
-        "function(g){return g.checkVisibility();})"
-    )
+    visible_groups = _visible("details.group")
     b = _browser(tmp_path)
     try:
         b.open(big["html_path"].as_uri())
@@ -528,6 +560,61 @@ def test_search_filters_and_opening(big, tmp_path):
             "for(var d=f.parentElement; d; d=d.parentElement){"
             "if(d.tagName==='DETAILS' && !d.open){ok=false;}} return ok;})()"
         )
+    finally:
+        b.close()
+
+
+@pytest.mark.browser
+@browser
+def test_kind_sections_and_the_kind_filter(big, tmp_path):
+    """The findings sit under their rule's kind in the page as the browser shows it; the
+    Kind filter (a real <select> change, and a #kind= link) leaves that kind's groups and
+    hides the other kinds' sections."""
+    data = big["json"]
+    groups_of = Counter(
+        RULES[f["code"]].kind.value
+        for f in {(f["api"], f["code"]): f for f in data["findings"]}.values()
+    )
+    hazard = Kind.HAZARD.value
+    assert groups_of[hazard] and len(groups_of) >= 2
+    b = _browser(tmp_path)
+    try:
+        b.open(big["html_path"].as_uri())
+        shown = b.js(
+            _visible("#groups > section.kind")
+            + ".map(function(s){return [s.getAttribute('data-kind'),"
+            "s.querySelector('h3').textContent];})"
+        )
+        order = [k.value for k in Kind]
+        assert [k for k, _ in shown] == sorted({k for k, _ in shown}, key=order.index)
+        assert all(title.startswith(Kind(k).title) for k, title in shown)
+        pairs = b.js(
+            "Array.prototype.map.call(document.querySelectorAll('details.group'),"
+            "function(g){return [g.getAttribute('data-rule'), g.getAttribute('data-kind'),"
+            "g.closest('section.kind').getAttribute('data-kind')];})"
+        )
+        assert Counter(kind for _, kind, _ in pairs) == groups_of
+        assert all(RULES[code].kind.value == kind == around for code, kind, around in pairs)
+        b.js(
+            "var f=document.getElementById('filter-kind'); f.value='hazard';"
+            "f.dispatchEvent(new Event('change'))"
+        )
+        kinds = b.js(
+            _visible("details.group") + ".map(function(g){return g.getAttribute('data-kind');})"
+        )
+        assert kinds == [hazard] * groups_of[hazard]
+        sections = b.js(
+            _visible("section.kind") + ".map(function(s){return s.getAttribute('data-kind');})"
+        )
+        assert set(sections) == {hazard}
+        # a link holds the filter
+        b.open("about:blank")
+        b.open(big["html_path"].as_uri() + "#kind=" + Kind.REWRITE.value)
+        assert b.js("document.getElementById('filter-kind').value") == Kind.REWRITE.value
+        kinds = b.js(
+            _visible("details.group") + ".map(function(g){return g.getAttribute('data-kind');})"
+        )
+        assert kinds == [Kind.REWRITE.value] * groups_of[Kind.REWRITE.value]
     finally:
         b.close()
 

@@ -8,8 +8,10 @@ The page is built to stay readable at any size:
 - a sticky table of contents;
 - "where the work is" is a directory tree with totals rolled up at every level, folded,
   that opens to files and their findings;
-- the findings are grouped by API (and rule), each group folded (<details>) with its count,
-  searchable (<input type="search">) and filtered by rule, severity, family and directory;
+- the findings are grouped by the catalogue's kind of their rule (rewrite, hazard, gate,
+  run, build: hipport.catalogue.Kind, in its order), then by API (and rule), each group
+  folded (<details>) with its count, searchable (<input type="search">) and filtered by
+  kind, rule, severity, family and directory;
   a rule's fix is written once, in the rules section, not on every finding;
 - the coverage chart has a point per ROCm release the tables know, and its labels are
   thinned and rotated so that none overlaps another.
@@ -34,6 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from hipport import __version__
+from hipport.catalogue import Kind
 from hipport.findings import RULES, Finding
 from hipport.report.model import (
     USE_STATUSES,
@@ -108,7 +111,7 @@ TOC = (
     ("families", "Families"),
     ("coverage", "ROCm releases"),
     ("work", "Where the work is"),
-    ("findings", "Findings by API"),
+    ("findings", "Findings by kind"),
     ("rules", "Rules"),
 )
 
@@ -688,6 +691,12 @@ class FindingGroup:
     stat: ApiStat | None
 
     @property
+    def kind(self) -> Kind:
+        """The catalogue's kind of the group's rule (a code it does not know: the run's)."""
+        info = RULES.get(self.code)
+        return info.kind if info is not None else Kind.RUN
+
+    @property
     def files(self) -> int:
         return len({f.location.path for f in self.findings})
 
@@ -716,25 +725,46 @@ def _group_id(api: str, code: str) -> str:
 
 
 def _findings_section(report: Report, groups: Sequence[FindingGroup]) -> str:
-    head = '<section id="findings">\n<h2>Findings by API</h2>\n'
+    head = '<section id="findings">\n<h2>Findings by kind and API</h2>\n'
     if not groups:
         return head + "<p>No findings.</p>\n</section>"
     shown, rest = groups[:GROUPS_SHOWN], groups[GROUPS_SHOWN:]
-    body = "".join(_group(g) for g in shown)
+    body = _by_kind(shown, "kind")
     if rest:
         body += (
             f'<details class="more" id="more-groups"><summary>{len(rest)} more groups '
             f"({sum(len(g.findings) for g in rest)} findings)</summary>"
-            + "".join(_group(g) for g in rest)
+            + _by_kind(rest, "more-kind")
             + "</details>"
         )
     return (
         head + f"<p>{len(report.findings)} findings in {len(groups)} groups, one per API and "
-        "rule, most severe and most frequent first. Open a group for its locations; "
+        "rule, under the kind of their rule (what could not be rewritten, hazards to port "
+        "by hand, build breaks, the run, the build files), most severe and most frequent "
+        "first. Open a group for its locations; "
         'each rule\'s fix is under <a href="#rules">Rules</a>.</p>\n'
         + _filters(report, groups)
         + f'<div id="groups">{body}</div>\n</section>'
     )
+
+
+def _by_kind(groups: Sequence[FindingGroup], prefix: str) -> str:
+    """The groups under one heading per kind, in the catalogue's order of kinds (each
+    keeps the groups' order); `prefix` makes the sections' ids."""
+    out = []
+    for kind in Kind:
+        mine = [g for g in groups if g.kind is kind]
+        if not mine:
+            continue
+        count = sum(len(g.findings) for g in mine)
+        out.append(
+            f'<section class="kind" id="{prefix}-{kind.value}" data-kind="{kind.value}">'
+            f'<h3>{_e(kind.title)} <span class="count">{_plural(count, "finding")} in '
+            f"{_plural(len(mine), 'group')}</span></h3>"
+            + "".join(_group(g) for g in mine)
+            + "</section>"
+        )
+    return "".join(out)
 
 
 def _group(g: FindingGroup) -> str:
@@ -761,6 +791,7 @@ def _group(g: FindingGroup) -> str:
     name = "(no API)" if g.api == NO_API else g.api
     return (
         f'<details class="group" id="{_e(g.key)}" data-rule="{_e(g.code)}" '
+        f'data-kind="{_e(g.kind.value)}" '
         f'data-severity="{_e(g.severity)}" data-family="{_e(g.family)}">'
         f'<summary><span class="sev sev-{_e(g.severity)}">{_e(g.severity)}</span> '
         f'<code class="api">{_e(name)}</code> '
@@ -797,6 +828,7 @@ def _filters(report: Report, groups: Sequence[FindingGroup]) -> str:
         'onsubmit="return false">'
         '<label>Search <input type="search" id="search" placeholder="API, path or message" '
         'autocomplete="off"></label>'
+        + select("kind", "Kind", [k.value for k in Kind if any(g.kind is k for g in groups)])
         + select("rule", "Rule", sorted({g.code for g in groups}))
         + select("severity", "Severity", sorted({g.severity for g in groups}, key=rank.get))
         + select("family", "Family", sorted({g.family for g in groups}))
@@ -970,7 +1002,7 @@ footer { color: var(--muted); font-size: 0.85rem; margin-top: 2rem; padding-bott
 """
 
 # Search and filters over the finding groups (the form stays hidden without script), the
-# URL fragment as their state (#q=...&rule=...&severity=...&family=...&dir=..., so a
+# URL fragment as their state (#q=...&kind=...&rule=...&severity=...&family=...&dir=..., so a
 # filtered view is a link), and a fragment that names a group, directory or file opens it.
 SCRIPT = """
 (function () {
@@ -987,11 +1019,12 @@ SCRIPT = """
   function apply() {
     var q = search.value.trim().toLowerCase();
     var rule = value('rule'), sev = value('severity'), fam = value('family');
-    var dir = value('dir');
-    var active = q || rule || sev || fam || dir;
+    var dir = value('dir'), kind = value('kind');
+    var active = q || rule || sev || fam || dir || kind;
     var shown = 0;
     groups.forEach(function (g) {
-      var ok = (!rule || g.getAttribute('data-rule') === rule) &&
+      var ok = (!kind || g.getAttribute('data-kind') === kind) &&
+        (!rule || g.getAttribute('data-rule') === rule) &&
         (!sev || g.getAttribute('data-severity') === sev) &&
         (!fam || g.getAttribute('data-family') === fam);
       var head = g.querySelector('summary').textContent.toLowerCase();
@@ -1008,6 +1041,9 @@ SCRIPT = """
       g.hidden = !any;
       if (any && q && !inHead) { g.open = true; }
       if (any) { shown += 1; }
+    });
+    document.querySelectorAll('section.kind').forEach(function (s) {
+      s.hidden = !s.querySelector('details.group:not([hidden])');
     });
     if (more) {
       more.hidden = active && !more.querySelector('details.group:not([hidden])');
