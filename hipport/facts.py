@@ -226,7 +226,8 @@ def cmake_vocabulary(rows: Rows) -> CMakeVocabulary:
 @dataclass(frozen=True)
 class IncludeGuards:
     renames: dict[str, str]  # CUDA guard -> the macro the HIP counterpart header defines
-    known: frozenset[str]  # every CUDA guard listed (the ones left alone too: __cuda_cuda_h__)
+    known: frozenset[str]  # every CUDA guard listed (the ones left alone too: NVJPEGAPI)
+    shim: dict[str, str]  # the renames the shim may define (no overloads to guard behind them)
 
 
 def include_guards(rows: Rows) -> IncludeGuards:
@@ -234,6 +235,7 @@ def include_guards(rows: Rows) -> IncludeGuards:
     return IncludeGuards(
         renames={r["cuda_guard"]: r["hip_guard"] for r in rows if r["hip_guard"]},
         known=frozenset(r["cuda_guard"] for r in rows),
+        shim={r["cuda_guard"]: r["hip_guard"] for r in rows if r["shim"] == "yes"},
     )
 
 

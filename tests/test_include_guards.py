@@ -64,8 +64,12 @@ def test_the_data_lists_the_guards_helper_headers_test() -> None:
     ):
         assert guard in known
     renames = load_mappings().include_guards.renames
-    # no HIP counterpart (nvJPEG) or left on purpose (the driver API's collapsing overloads)
-    assert "NVJPEGAPI" not in renames and "__cuda_cuda_h__" not in renames
+    # no HIP counterpart (nvJPEG); cuda.h's guard is HIP's runtime guard (the driver-API
+    # overloads that collapse under HIP are guarded by HIP026), but not in the shim, which
+    # cannot guard them
+    assert "NVJPEGAPI" not in renames
+    assert renames["__cuda_cuda_h__"] == "HIP_INCLUDE_HIP_HIP_RUNTIME_H"
+    assert "__cuda_cuda_h__" not in load_mappings().include_guards.shim
 
 
 @pytest.mark.nvcc

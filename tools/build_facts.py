@@ -68,7 +68,15 @@ CMAKE_KINDS = (
     "nvcc-flag",
 )
 CMAKE_SETTINGS = ("architecture_suggestion", "hip_min_cmake")
-GUARD_COLUMNS = ["cuda_guard", "cuda_header", "hip_header", "hip_guard", "checked", "evidence"]
+GUARD_COLUMNS = [
+    "cuda_guard",
+    "cuda_header",
+    "hip_header",
+    "hip_guard",
+    "checked",
+    "shim",
+    "evidence",
+]
 GUARD_CHECKED = ("hip-5.2", "hip-6.3", "source")
 VECTOR_OPERATOR_COLUMNS = ["rocm", "operator", "hip_declaration", "source"]
 VECTOR_OPERATORS = frozenset({"+", "-", "*", "/", "+=", "-=", "*=", "/="})
@@ -258,6 +266,8 @@ def include_guards(data: Path) -> list[dict[str, str]]:
             raise ValueError(f"include_guards.tsv: {guard}: a HIP guard needs where it was read")
         if not row["evidence"]:
             raise ValueError(f"include_guards.tsv: {guard}: needs its evidence")
+        if row["shim"] not in ("yes", "no") or (row["shim"] == "yes" and not row["hip_guard"]):
+            raise ValueError(f"include_guards.tsv: {guard}: shim is yes (with a HIP guard) or no")
     return rows
 
 

@@ -103,7 +103,7 @@ def build_model(
         qualifiers |= scan.qualifiers
         words |= scan.words
     model = ShimModel(target)
-    guards = mappings.include_guards.renames
+    guards = mappings.include_guards.shim
     model.guards = sorted((g, guards[g]) for g in words & guards.keys())
     model.headers = [
         h for h in (_header(mappings, target, inc, project_files) for inc in sorted(includes)) if h
