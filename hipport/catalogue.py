@@ -822,15 +822,19 @@ MISSING_DEFAULT_ARGUMENT = RuleInfo(
     "cudaLaunchCooperativeKernel with 4 or 5 arguments, cudaStreamGetCaptureInfo(s, &st)).",
     "The rename is right but the call is not: CUDA's declaration defaults the trailing "
     'parameters, HIP\'s does not, so hipcc reports "no matching function for call". The '
-    "facts are reviewed data with their evidence (CUDA 13.0's declarations, Debian's HIP "
-    "5.2 headers and compiler); for a ROCm newer than the evidence covers it is a warning.",
+    "facts are reviewed data with their evidence and CUDA's default values (CUDA 13.0's "
+    "declarations, Debian's HIP 5.2 headers and compiler). Where the evidence says the "
+    "target lacks the default, translate passes CUDA's values itself and notes it; for a "
+    "ROCm newer than the evidence covers the call is left, with a warning; a call inside a "
+    "macro's definition is left, with an error.",
     "cudaEvent_t done;\n"
     "cudaEventCreate(&done);\n"
     "cudaEventRecord(done, producer);\n"
     "cudaStreamWaitEvent(consumer, done);",
-    "Pass the argument HIP needs (the finding names it): cudaStreamWaitEvent(consumer, done, 0).",
-    module="rules.hazards.missing_default_argument",
-    kind=Kind.GATE,
+    "Nothing to do where translate passes the values; otherwise pass the argument HIP needs "
+    "(the finding names it): cudaStreamWaitEvent(consumer, done, 0).",
+    module="rules.default_arguments",
+    kind=Kind.REWRITE,
 )
 
 
@@ -984,6 +988,7 @@ REWRITE_ORDER: tuple[str, ...] = (
     "rules.includes",
     "rules.launch",
     "rules.arguments",
+    "rules.default_arguments",
     "rules.unknown",
 )
 HAZARDS_PACKAGE = "rules.hazards."  # one module per hazard code, under rules/hazards/

@@ -252,6 +252,9 @@ class GateFact:
     hip_min_args: int | None
     instead: str
     evidence: str
+    # default-argument: the values CUDA's declaration gives the parameters after the
+    # shortest failing call, up to hip_min_args
+    defaults: tuple[str, ...] = ()
 
 
 # Kinds of NVIDIA header whose paths ROCm keeps (rocThrust ships thrust/...): not unmapped.
@@ -309,6 +312,7 @@ def gate_facts(facts: Rows, headers: Rows) -> GateFacts:
             int(row["hip_min_args"]) if row["hip_min_args"] else None,
             row["instead"],
             row["evidence"],
+            tuple(v.strip() for v in row.get("defaults", "").split(",") if v.strip()),
         )
     return GateFacts(out, {r["header"]: r["kind"] for r in headers})
 

@@ -30,6 +30,7 @@ PAIRS = {
     "collapsing_overloads/error_enum.cu": ("collapsing-overloads", RELEASES),
     "empty_macros/stream_callback.cu": ("empty-macros", RELEASES),
     "coordinate_casts/tail_block.cu": ("coordinate-casts", ("5.2",)),
+    "default_arguments/stream_wait.cu": ("default-arguments", ("5.2",)),
 }
 CASES = [(rel, rocm) for rel, (_, releases) in sorted(PAIRS.items()) for rocm in releases]
 
@@ -90,4 +91,3 @@ def test_coordinates_need_no_cast_for_6_3(tmp_path: Path) -> None:
     out.write_bytes(result.output)
     done = _compile(out, "6.3")
     assert done.ok, done.stderr[-3000:]
-

@@ -58,7 +58,7 @@ SWAPS = (
     ("namespaces.tsv", "cuda_namespace", "cub", "hip_namespace", "swappedcub"),
     ("gate_facts.tsv", "cuda", "__nanosleep", "instead", "SWAPPED-DEVICE"),
     ("gate_facts.tsv", "cuda", "CUDART_VERSION", "instead", "SWAPPED-MACRO"),
-    ("gate_facts.tsv", "cuda", "cudaStreamWaitEvent", "instead", "SWAPPED-DEFAULT"),
+    ("gate_facts.tsv", "cuda", "cudaStreamWaitEvent", "defaults", "SWAPPED-DEFAULT"),
     ("cuda_headers.tsv", "header", "nvml.h", "kind", "swapped-kind"),
     ("cooperative_groups.tsv", "name", "cooperative_groups/reduce.h", "instead", "SWAPPED-CG"),
     ("cuda_device_prop_fields.tsv", "cuda_field", "uuid", "alternative", "swappedUuid()"),

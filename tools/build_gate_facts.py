@@ -28,6 +28,7 @@ COLUMNS = [
     "checked_absent_in",
     "failing_arg_counts",
     "hip_min_args",
+    "defaults",
     "instead",
     "evidence",
 ]
@@ -72,6 +73,13 @@ def gate_facts(data: Path) -> list[dict[str, str]]:
             raise ValueError(f"gate_facts.tsv: {name}: needs checked_absent_in and evidence")
         if kind == "default-argument" and not (row["failing_arg_counts"] and row["hip_min_args"]):
             raise ValueError(f"gate_facts.tsv: {name}: default-argument needs both arg columns")
+        if kind == "default-argument":
+            counts = [int(n) for n in row["failing_arg_counts"].split(",")]
+            values = [v for v in row["defaults"].split(",") if v.strip()]
+            if len(values) != int(row["hip_min_args"]) - min(counts):
+                raise ValueError(f"gate_facts.tsv: {name}: one default per missing argument")
+        elif row["defaults"]:
+            raise ValueError(f"gate_facts.tsv: {name}: defaults are for default-argument rows")
         found = scan.get(name)
         if found is not None and not row["hip_added"]:
             row = {**row, "hip_added": found["first_seen_rocm"]}
