@@ -16,6 +16,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -28,6 +29,7 @@ from .dualbuild_support import (
     Program,
     copy_program,
     drop_replacement,
+    hipcc_build,
     inject,
     program_named,
     read_defects,
@@ -214,3 +216,16 @@ def test_defines_from_compile_commands(tmp_path: Path):
     (tmp_path / "build" / "compile_commands.json").write_text(json.dumps(entries))
     found = check(program.root, "-p", str(tmp_path / "build"))
     assert not errors_of(found), shown(found)
+
+
+@pytest.mark.slow
+@pytest.mark.hipcc
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.name)
+def test_translated_program_still_builds_with_hip(program: Program, tmp_path: Path):
+    """Translating a project that already builds for AMD must not break its HIP build."""
+    if shutil.which("hipcc") is None:
+        pytest.skip("hipcc is not installed")
+    out = translated(program, tmp_path)
+    for source in out.hip_sources:
+        build = hipcc_build(out, out.root / source, tmp_path)
+        assert build.ok, build.report()

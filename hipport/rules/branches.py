@@ -482,7 +482,42 @@ def _not_own(
     renamed = {name for name in own if name in ctx.tables.by_cuda}
     if renamed:
         edits = [e for e in edits if source[e.start : e.end].decode("latin-1") not in renamed]
+        inside = _own_call_arguments(ctx, renamed)
+        if inside:
+            edits = [e for e in edits if e.rule == "rename" or not _inside_any(inside, e.start)]
     return edits, findings, uses
+
+
+def _own_call_arguments(ctx: Context, names: set[str]) -> list[tuple[int, int]]:
+    """The byte ranges of the arguments of each call to the project's own function or
+    macro with a CUDA name (its own `__stcs(ptr, value)`, its `__shfl_xor_sync` macro) at
+    the call's own depth: the rules' rewrites of the CUDA API's arguments (a swap, a mask
+    widened) are not for it, while a call nested in its arguments is still CUDA's."""
+    code = ctx.tokens.code()
+    texts = code.texts
+    out: list[tuple[int, int]] = []
+    for k, text in enumerate(texts):
+        if text not in names or not code.punct(k + 1, "("):
+            continue
+        close = code.match(k + 1)
+        if close is None:
+            continue
+        start = code.end(k + 1)
+        j = k + 2
+        while j < close:
+            inner = code.match(j) if texts[j] in ("(", "[", "{") else None
+            if inner is not None and inner < close:
+                out.append((start, code.start(j) + 1))
+                start = code.end(inner)
+                j = inner + 1
+            else:
+                j += 1
+        out.append((start, code.start(close)))
+    return out
+
+
+def _inside_any(ranges: list[tuple[int, int]], offset: int) -> bool:
+    return any(a <= offset < b for a, b in ranges)
 
 
 def _deciding(view: Conditionals, offset: int) -> list[str]:
