@@ -131,9 +131,12 @@ UNKNOWN = RuleInfo(
     "HIP004",
     "unknown-cuda-identifier",
     Severity.ERROR,
-    "An identifier that looks like CUDA API but is not in hipport's tables.",
+    "An identifier that looks like CUDA API but is not in hipport's tables; or a CUDA name "
+    "in the project's own HIP code (a file already written for HIP, an #if arm only the HIP "
+    "build compiles), which translate leaves as it is.",
     "It is left unchanged, so the HIP build will fail on it unless the project defines it; "
-    "it may be a newer CUDA API, a typo, or a name from a library hipport does not map.",
+    "it may be a newer CUDA API, a typo, a name from a library hipport does not map, or a "
+    "name the project's port does not define.",
     "cudaFrobnicate(ptr);",
     "Port the call by hand; if the project defines the name itself, list it in the "
     "project's names (or define it where hipport can see it) to silence this.",

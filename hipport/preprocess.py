@@ -22,7 +22,7 @@ import posixpath
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
 from itertools import product
@@ -151,7 +151,9 @@ class Build:
     defines: tuple[str, ...] = ()  # "-DNAME", "-DNAME=VALUE", "-UNAME"
     # check: nvcc's macros are undefined, __CUDACC__ reads as translate's __HIPCC__;
     # "hip": a file already written for HIP (nothing renamed: __CUDACC__ undefined too);
-    # "translate": nvcc's macros unknown (translate renames inside arms a fix can revive)
+    # "translate": nvcc's macros unknown (translate renames inside arms a fix can revive);
+    # "cuda": the project's CUDA build (nvcc): HIP's macros undefined, __CUDACC__ and
+    # __NVCC__ defined, nvcc's other macros unknown (see cuda_build)
     view: str = "check"
     # the HIP compiler's macros per release: the run's (ctx.mappings.hip_macros)
     macros: HipMacros = field(default_factory=_package_macros, repr=False)
@@ -189,6 +191,12 @@ class Build:
         return env
 
     def _predefined(self, row: PredefinedMacro, pass_name: str, alt: str | None) -> Macro:
+        if self.view == "cuda":
+            if row.macro in _NVCC_DEFINED:
+                return Macro(True, ("1",), origin="defined by nvcc")
+            if row.macro in self.macros.nvcc:
+                return UNKNOWN
+            return Macro(False, origin="not defined by nvcc")
         if row.passes == "unknown" or (self.view == "translate" and row.macro in self.macros.nvcc):
             return UNKNOWN
         if row.passes == "none" or (row.passes == "device" and pass_name != "device"):
@@ -200,6 +208,32 @@ class Build:
             value = value.format(major=self.rocm[0], minor=self.rocm[1])
         origin = "predefined by hipcc" if row.passes == "both" else "defined on the device pass"
         return Macro(True, tuple(words_of(value)), origin=f"{origin} ({' '.join(value.split())})")
+
+
+_NVCC_DEFINED = frozenset({"__CUDACC__", "__NVCC__"})  # on both of nvcc's passes
+
+
+def cuda_build(build: Build, switches: Sequence[str]) -> Build:
+    """The project's CUDA build beside its HIP build `build`: nvcc's view of the macros,
+    and the project's switches for its HIP build (`switches`: the configuration's and the
+    command line's -DNAME without a value, MYPROJ_USE_HIP) undefined; a macro given a
+    value, or taken from compile_commands.json (-DNDEBUG), is unknown there."""
+    flags = tuple(f"-U{f[2:]}" for f in switches if f.startswith("-D") and "=" not in f)
+    return replace(build, defines=flags, view="cuda")
+
+
+def hip_only(hip: Conditionals, cuda: Conditionals) -> tuple[tuple[int, int], ...]:
+    """The byte ranges of the arms only the HIP build may compile: not dead under the HIP
+    build, dead under the CUDA build (the same file's arms under the two builds)."""
+    if len(hip.arms) != len(cuda.arms):
+        return ()
+    return _merge(
+        [
+            h.body
+            for h, c in zip(hip.arms, cuda.arms, strict=True)
+            if h.verdict is not Verdict.DEAD and c.verdict is Verdict.DEAD
+        ]
+    )
 
 
 @lru_cache(maxsize=64)

@@ -31,6 +31,7 @@ from .dualbuild_support import (
     drop_replacement,
     hipcc_build,
     inject,
+    nvcc_build,
     program_named,
     read_defects,
     read_manifest,
@@ -216,6 +217,70 @@ def test_defines_from_compile_commands(tmp_path: Path):
     (tmp_path / "build" / "compile_commands.json").write_text(json.dumps(entries))
     found = check(program.root, "-p", str(tmp_path / "build"))
     assert not errors_of(found), shown(found)
+
+
+SHIMMED = {
+    # A project that builds for AMD through `hipport shim`, with its own replacement for
+    # what HIP lacks under the HIP platform macro.
+    "src/compat.cuh": """#pragma once
+#if defined(__HIP_PLATFORM_AMD__)
+// HIP has no streaming store: a plain store.
+template <typename T>
+static __device__ __forceinline__ void __stcs(T *ptr, T value) {
+    *ptr = value;
+}
+#endif
+""",
+    "src/kernels.cu": """#include <cuda_runtime.h>
+#include "compat.cuh"
+
+__global__ void fill(float *p, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) __stcs(p + i, 1.0f);
+}
+
+cudaError_t run(float *p, int n) {
+    fill<<<(n + 255) / 256, 256>>>(p, n);
+    return cudaGetLastError();
+}
+""",
+}
+
+
+def _shimmed(where: Path) -> Program:
+    for name, text in SHIMMED.items():
+        (where / name).parent.mkdir(parents=True, exist_ok=True)
+        (where / name).write_text(text, encoding="utf-8")
+    return Program("shimmed", where, ("src/kernels.cu",), ("src/kernels.cu",), (), ())
+
+
+def test_check_leaves_a_replacement_under_the_hip_platform_macro_alone(tmp_path: Path):
+    program = _shimmed(tmp_path / "shimmed")
+    errors = errors_of(check(program.root, "--rocm", "5.2"))
+    assert not errors, shown(errors)
+
+
+@pytest.mark.nvcc
+def test_the_shimmed_program_is_real_cuda(tmp_path: Path):
+    if shutil.which("nvcc") is None:
+        pytest.skip("nvcc is not installed")
+    program = _shimmed(tmp_path / "shimmed")
+    build = nvcc_build(program, program.root / "src/kernels.cu", tmp_path)
+    assert build.ok, build.report()
+
+
+@pytest.mark.hipcc
+def test_shim_leaves_the_projects_own_replacement_compiling(tmp_path: Path):
+    """Issue 25: the shim's poison macro for __stcs broke a project defining its own."""
+    if shutil.which("hipcc") is None:
+        pytest.skip("hipcc is not installed")
+    program = _shimmed(tmp_path / "shimmed")
+    shim = tmp_path / "shim"
+    proc = hipport("shim", "src", "-o", str(shim), "--rocm", "5.2", cwd=program.root)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    program = dataclasses.replace(program, include=(str(shim),))
+    build = hipcc_build(program, program.root / "src/kernels.cu", tmp_path)
+    assert build.ok, build.report()
 
 
 @pytest.mark.slow

@@ -309,10 +309,66 @@ inline void copy(float* d, const float* s) { hipMemcpy(d, s, 4, hipMemcpyDefault
 """
 
 
-def test_an_already_hip_header_is_read_as_hip():
-    result = translate_source(ALREADY_HIP, "down.h", Target(), EngineOptions())
-    assert result.output == ALREADY_HIP
+@pytest.mark.parametrize("without_if", [False, True])
+def test_an_already_hip_header_is_read_as_hip(without_if):
+    """With or without an #if (a compat header has none: checked alone, it once got its
+    `#define cudaStream_t hipStream_t` rewritten to `#define hipStream_t hipStream_t`)."""
+    source = ALREADY_HIP
+    if without_if:
+        source = source.replace(
+            b'#ifndef __HIP_PLATFORM_AMD__\n#error "built for AMD only"\n#endif\n', b""
+        )
+        source += b"#define cudaStream_t hipStream_t\n"
+        assert b"#if" not in source
+    result = translate_source(source, "down.h", Target(), EngineOptions())
+    assert result.output == source
     assert not [f for f in result.findings if f.code in ("HIP005", "HIP006")]
+
+
+def test_a_cuda_name_in_an_already_hip_file_is_an_error():
+    """Translate leaves a file already written for HIP as it is: a CUDA name the project
+    does not define there is what hipcc stops at."""
+    source = ALREADY_HIP + b"inline void wait() { cudaDeviceSynchronize(); }\n"
+    result = translate_source(source, "down.h", Target(), EngineOptions())
+    assert result.output == source
+    errors = [(f.code, f.location.line, f.hip) for f in result.findings if f.severity == "error"]
+    assert errors == [("HIP004", 8, "hipDeviceSynchronize")]
+
+
+HIP_ARM = """#include <cuda_runtime.h>
+#if defined(__HIP_PLATFORM_AMD__)
+template <typename T>
+static __device__ __forceinline__ void __stcs(T *ptr, T value) { *ptr = value; }
+#define CUDA_R_16F HIPBLAS_R_16F
+static inline int lanes() { cudaEvent_t e; (void)e; return warpSize; }
+#else
+static inline int lanes() { return 32; }
+#endif
+#ifdef PROJ_USE_HIP
+#define cudaMemAdviseSetReadMostly hipMemAdviseSetReadMostly
+#endif
+__global__ void fill(float *p) { __stcs(p, 1.0f); }
+int run(float **p) { return cudaMalloc(p, 4) == cudaSuccess ? lanes() : 0; }
+"""
+
+
+@pytest.mark.parametrize("switch", [False, True])
+def test_arms_only_the_hip_build_compiles_are_the_projects_port(switch):
+    """Their text stays (no `__stcs` definition renamed to a clang builtin, no
+    `#define HIP_R_16F HIPBLAS_R_16F`), what they define is the project's (its `__stcs` is
+    called with its own arguments), and a CUDA name they use but nothing defines is an
+    error: translate leaves it, and hipcc stops at it. `#ifdef PROJ_USE_HIP` is such an
+    arm when PROJ_USE_HIP is one of the project's switches for its HIP build."""
+    defines = ("-DPROJ_USE_HIP",) if switch else ()
+    result = translate_source(HIP_ARM.encode(), "k.cu", Target(), EngineOptions(defines=defines))
+    lines = HIP_ARM.splitlines()
+    out = result.output.decode().splitlines()
+    assert out[0] == "#include <hip/hip_runtime.h>"
+    ported = 13 if switch else 9  # without the switch, PROJ_USE_HIP's arm is undecided
+    assert out[1:ported] == lines[1:ported]
+    assert out[13] == "int run(float **p) { return hipMalloc(p, 4) == hipSuccess ? lanes() : 0; }"
+    errors = [(f.code, f.location.line, f.api) for f in result.findings if f.severity == "error"]
+    assert errors == [("HIP004", 6, "cudaEvent_t")]
 
 
 # --- the CUDA inputs are CUDA -----------------------------------------------------------------
@@ -457,9 +513,10 @@ def test_show_branches(guarded):
 
 @pytest.mark.nvcc
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
-def test_the_guarded_input_is_real_cuda(tmp_path):
+@pytest.mark.parametrize("text", [GUARDED, HIP_ARM], ids=["guarded", "hip_arm"])
+def test_the_guarded_input_is_real_cuda(tmp_path, text):
     path = tmp_path / "k.cu"
-    path.write_text(GUARDED)
+    path.write_text(text)
     run = subprocess.run(
         ["nvcc", "-c", "-arch=sm_80", str(path), "-o", str(tmp_path / "o")],
         capture_output=True,

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import compress, product
 from math import prod
 from typing import TYPE_CHECKING
 
-from hipport.catalogue import codes_of
+from hipport.catalogue import UNKNOWN, codes_of
 from hipport.edits import Edit
 from hipport.findings import Finding, Location, Use
 from hipport.lexer import COMMENT, IDENTIFIER, KEYWORD, LITERAL
@@ -31,7 +31,9 @@ from hipport.preprocess import (
     PPDirective,
     Verdict,
     conditionals,
+    cuda_build,
     evaluate,
+    hip_only,
     macro_flags,
 )
 from hipport.rules.tokens import Directive
@@ -112,6 +114,37 @@ def translate_view(ctx: Context) -> Conditionals:
             view = _conditionals(ctx, replace(build_of(ctx), view="translate"))
         found = ctx.__dict__["_translate_view"] = view
     return found
+
+
+def hip_only_arms(ctx: Context) -> tuple[tuple[int, int], ...]:
+    """The byte ranges of the arms only the HIP build compiles (`#if
+    defined(__HIP_PLATFORM_AMD__)`, `#ifdef MYPROJ_USE_HIP` with MYPROJ_USE_HIP in the
+    project's defines): the project's own port, which translate leaves as it is."""
+    found = ctx.__dict__.get("_hip_only")
+    if found is None:
+        view = hip_view(ctx)
+        found = ()
+        if view.arms and not already_hip(ctx):
+            build = cuda_build(build_of(ctx), ctx.options.defines)
+            found = hip_only(view, _conditionals(ctx, build))
+        ctx.__dict__["_hip_only"] = found
+    return found
+
+
+def hip_only_names(ctx: Context) -> frozenset[str]:
+    """The names the file defines in its arms only the HIP build compiles (its own
+    `__stcs`, `#define cudaStream_t hipStream_t`): the project's, not CUDA's."""
+    return names_in(ctx.source, ctx.path, hip_only_arms(ctx))
+
+
+def names_in(source: bytes, path: str, ranges: tuple[tuple[int, int], ...]) -> frozenset[str]:
+    """The names the code in these byte ranges of `source` defines."""
+    from hipport.engine import defined_names
+
+    names: set[str] = set()
+    for start, end in ranges:
+        names |= defined_names(source[start : min(end, len(source))], path)
+    return frozenset(names)
 
 
 def already_hip(ctx: Context) -> bool:
@@ -436,17 +469,24 @@ def only_live(
     headers = ctx.options.headers
     if headers is not None and ctx.path in headers.dead:
         return [], [], [], Skipped(len(findings))
-    names = ("if", "ifdef", "ifndef", "include") if headers is not None else _OPENS
-    if not any(d.name in names for d in ctx.directives):
+    if not any(d.name in _READ for d in ctx.directives):
         return edits, findings, uses, Skipped()
     view = hip_view(ctx)
     hip = already_hip(ctx)
+    left: list[Edit] = []  # edits not made in the project's own HIP code
     if hip:
-        edits = []
+        edits, left = [], edits
         findings = [f for f in findings if f.code not in CUDA_HISTORY_CODES]
     own = view.own_names | ctx.defined if hip else view.own_names
+    ported = () if hip else hip_only_arms(ctx)
+    if ported:  # the project's port: its text stays, what it defines is the project's
+        left = [e for e in edits if _inside_any(ported, e.start)]
+        edits = [e for e in edits if not _inside_any(ported, e.start)]
+        own = own | hip_only_names(ctx)
     if own:
         edits, findings, uses = _not_own(ctx, own, edits, findings, uses)
+    if left:
+        findings = findings + _left_as_cuda(ctx, view, left, own)
     if not view.dead and not view.undecided:
         return edits, findings, uses, Skipped()
     starts = ctx.tokens.line_starts
@@ -467,6 +507,42 @@ def only_live(
         edits = [e for e in edits if not dead_for_edits.is_dead(e.start)]
     _note_undecided(view, kept, offset)
     return edits, kept, uses, skipped
+
+
+_READ = ("if", "ifdef", "ifndef", "include")  # a file with none of them: nothing to drop
+
+
+def _left_as_cuda(
+    ctx: Context, view: Conditionals, left: list[Edit], own: frozenset[str]
+) -> list[Finding]:
+    """HIP004 on each CUDA name the tables rename that the project's own HIP code (a file
+    already written for HIP, an arm only the HIP build compiles) uses and no code the HIP
+    build sees defines: translate leaves that text as it is, and hipcc stops at the name
+    (a `cudaDeviceSynchronize()` beside the compat header that lacks it)."""
+    source = ctx.source
+    opts = ctx.options
+    known = (own, ctx.defined, opts.project_names, opts.user_renames)
+    out = []
+    for e in left:
+        if e.rule != "rename" or e.new == e.old or view.is_dead(e.start):
+            continue
+        name = source[e.start : e.end].decode("latin-1")
+        if name not in ctx.tables.by_cuda or any(name in names for names in known):
+            continue
+        hip = e.new.decode("latin-1")
+        out.append(
+            ctx.finding(
+                UNKNOWN.code,
+                e.start,
+                e.end,
+                f"{name} in the project's own HIP code (a file already written for HIP, or "
+                f"an arm only the HIP build compiles) is left as it is: the HIP build fails "
+                f"on it unless the project defines it ({hip} in HIP)",
+                api=name,
+                hip=hip,
+            )
+        )
+    return out
 
 
 def _not_own(
@@ -516,7 +592,7 @@ def _own_call_arguments(ctx: Context, names: set[str]) -> list[tuple[int, int]]:
     return out
 
 
-def _inside_any(ranges: list[tuple[int, int]], offset: int) -> bool:
+def _inside_any(ranges: Sequence[tuple[int, int]], offset: int) -> bool:
     return any(a <= offset < b for a, b in ranges)
 
 

@@ -14,9 +14,12 @@ from pathlib import Path
 
 from hipport.fsio import read_regular
 from hipport.preprocess import (
+    OPENS,
     Build,
     ProjectHeaders,
     conditionals,
+    cuda_build,
+    hip_only,
     include_target,
     macro_flags,
     scan_directives,
@@ -53,6 +56,7 @@ def project_headers(
     headers.hip_names = _hip_names(headers, paths, max_size)
     flags = _macro_flags(compile_db, paths)
     headers.dead, headers.inherited = _never_compiled(headers, edges, target, defines, flags)
+    _add_hip_only_names(headers, paths, max_size, target, defines, flags)
     return headers
 
 
@@ -131,6 +135,43 @@ def _macro_flags(compile_db: CompileArgs, paths: dict[str, Path]) -> dict[str, t
     return out
 
 
+def _add_hip_only_names(
+    headers: ProjectHeaders,
+    paths: dict[str, Path],
+    max_size: int,
+    target: Target,
+    defines: tuple[str, ...],
+    flags: dict[str, tuple[str, ...]],
+) -> None:
+    """Add to each header's own names those it defines in arms only the HIP build compiles
+    (a `__stcs` under `#if defined(__HIP_PLATFORM_AMD__)`): the project's replacements,
+    its own names in every file that reaches the header."""
+    from hipport.rules.branches import names_in
+
+    build = _build(target, defines)
+    cuda = cuda_build(build, defines)
+    for key, directives in headers.files.items():
+        if key in headers.dead or key in headers.hip_names:
+            continue  # never compiled, or all its names are the project's already
+        if not key.endswith(HEADER_SUFFIXES) or not any(d.name in OPENS for d in directives):
+            continue
+        extra = flags.get(key) or headers.inherited.get(key, ())
+        hip = conditionals(directives, _build(target, defines + extra), headers, key)
+        ranges = hip_only(hip, conditionals(directives, cuda, headers, key))
+        data = _read(paths[key], max_size) if ranges else None
+        if data is not None:
+            names = names_in(data, key, ranges)
+            if names:
+                headers.hip_names[key] = names
+
+
+def _build(target: Target, defines: tuple[str, ...]) -> Build:
+    from hipport.tables import load_tables
+
+    parts = (target.rocm or load_tables().newest_rocm).parts + (0, 0)
+    return Build((parts[0], parts[1]), defines)
+
+
 def _never_compiled(
     headers: ProjectHeaders,
     edges: dict[str, set[str]],
@@ -146,16 +187,13 @@ def _never_compiled(
     included = set().union(*edges.values())
     if not included or not set(headers.files) - included:
         return frozenset(), {}  # nothing included, or only files in include cycles
-    from hipport.tables import load_tables
-
-    parts = (target.rocm or load_tables().newest_rocm).parts + (0, 0)
     reached: set[str] = set()
     by_header: dict[str, list[tuple[str, ...]]] = {}
     for key in headers.files:
         if key in included:
             continue  # walked from its includers
         own = flags.get(key, ())
-        build = Build((parts[0], parts[1]), defines + own)
+        build = _build(target, defines + own)
         found = conditionals(headers.files[key], build, headers, key).reached
         reached |= found
         if key in flags:
