@@ -25,6 +25,7 @@ import pytest
 
 from .conftest import ROOT
 from .dualbuild_support import (
+    REPLACEMENT,
     Defect,
     Program,
     copy_program,
@@ -109,6 +110,19 @@ def test_check_reports_a_call_whose_replacement_is_gone(tmp_path: Path):
     program, user, line = drop_replacement(tmp_path)
     caught = [f for f in at(check(program.root), user, [line]) if f["severity"] == "error"]
     assert caught, f"nothing at {user}:{line}"
+
+
+@pytest.mark.slow
+def test_a_replacement_reached_only_through_a_dead_arm_is_not_the_projects():
+    """quantize's compat header, which defines __vsub4, is included only under #ifdef
+    QNT_USE_HIP: without that macro no file the HIP build reads defines it (dualbuild
+    finding 10)."""
+    name, _, _, user, use = REPLACEMENT
+    program = program_named(name)
+    line = (program.root / user).read_text(encoding="utf-8").split("\n").index(use) + 1
+    assert not errors_of(at(check(program.root), user, [line]))
+    caught = errors_of(at(check(program.root, "-U", "QNT_USE_HIP"), user, [line]))
+    assert [f["api"] for f in caught] == ["__vsub4"], shown(caught)
 
 
 def without_config_defines(program: Program, where: Path) -> Program:
