@@ -338,3 +338,104 @@ def test_cli_never_writes_through_a_symlinked_folder_in_the_output(tmp_path: Pat
     assert (outside / "a.cu").read_bytes() == b"precious"
     assert not (outside / "b.cu").exists()
     assert "sub/a.cu: cannot write: refusing" in err and "b.cu: cannot write: refusing" in err
+
+
+def _translate_to_new_tree(tmp_path: Path, monkeypatch, files: int):
+    """A tree of `files` sources in two folders and a README, translated in this process
+    into a new output directory; returns (tree, out, summary) before writing."""
+    from hipport import runner
+    from hipport.config import load_config
+
+    monkeypatch.setenv("HIPPORT_CACHE_DIR", str(tmp_path / "cache"))
+    tree = tmp_path / "t"
+    for i in range(files):
+        folder = tree / ("a" if i % 2 else "b")
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"f{i}.cu").write_bytes(cuda_file())
+    (tree / "README").write_bytes(b"copied as it is\n")
+    opts = runner.RunOptions(jobs=1, with_other=True, use_cache=False)
+    summary = runner.run_paths([tree], load_config([tree]), opts)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out2").mkdir()
+    return tree, tmp_path / "out", summary
+
+
+def test_a_new_output_tree_syncs_once_per_directory_batch(tmp_path: Path, monkeypatch) -> None:
+    """translate -o into a new directory: the files of one folder are synced together (one
+    data sync and one directory fsync per folder), not an fsync and a directory fsync per
+    file; every file is there whole and no temporary file is left."""
+    from hipport import fsio, runner
+
+    tree, out, summary = _translate_to_new_tree(tmp_path, monkeypatch, 20)
+    syncs: list[str] = []
+    real_fsync, real_sync_data = os.fsync, fsio._sync_data
+
+    def fsync(fd):
+        syncs.append("fsync " + os.readlink(f"/proc/self/fd/{fd}"))
+        return real_fsync(fd)
+
+    def sync_data(paths, directory):
+        syncs.append(f"data of {len(paths)} files in {directory}")
+        return real_sync_data(paths, directory)
+
+    monkeypatch.setattr(fsio.os, "fsync", fsync)
+    monkeypatch.setattr(fsio, "_sync_data", sync_data)
+    assert runner.write_outputs(summary, "outdir", out) == []
+    assert snapshot(out) == {
+        rel: (expected(data) if rel.endswith(".cu") else data)
+        for rel, data in snapshot(tree).items()
+    }
+    folders = {out, out / "a", out / "b"}
+    assert sorted(s for s in syncs if s.startswith("data")) == sorted(
+        f"data of {n} files in {d}" for d, n in ((out, 1), (out / "a", 10), (out / "b", 10))
+    )
+    dir_syncs = [s for s in syncs if s.startswith("fsync") and Path(s[6:]) in folders]
+    assert len(dir_syncs) == 3 and len(syncs) <= 6  # (syncfs: no per-file fsync at all)
+    assert not [p for p in out.rglob("*") if p.name.endswith(".hipport-tmp")]
+
+
+def test_an_interrupted_batch_leaves_each_file_absent_or_whole(tmp_path: Path, monkeypatch) -> None:
+    """Ctrl-C while a folder's batch is being written: what was committed is whole, what
+    was not is absent, no temporary file is left; a second interruption inside the commit
+    (between renames) leaves each file absent or whole too."""
+    from hipport import fsio, runner
+
+    tree, out, summary = _translate_to_new_tree(tmp_path, monkeypatch, 12)
+    want = {
+        rel: (expected(data) if rel.endswith(".cu") else data)
+        for rel, data in snapshot(tree).items()
+    }
+    real_write = fsio.DirectoryBatch.write
+    seen = []
+
+    def write(self, path, data, mode, tag=None):
+        seen.append(path)
+        if len(seen) == 9:  # inside the second folder's batch
+            raise KeyboardInterrupt
+        return real_write(self, path, data, mode, tag)
+
+    monkeypatch.setattr(fsio.DirectoryBatch, "write", write)
+    with pytest.raises(KeyboardInterrupt):
+        runner.write_outputs(summary, "outdir", out)
+    written = snapshot(out)
+    assert written and all(want[rel] == data for rel, data in written.items())
+    assert len(written) < len(want)
+    assert not [p for p in out.rglob("*") if p.name.endswith(".hipport-tmp")]
+
+    monkeypatch.setattr(fsio.DirectoryBatch, "write", real_write)
+    real_replace = os.replace
+    renames = []
+
+    def replace(src, dst):
+        renames.append(dst)
+        if len(renames) == 3:
+            raise KeyboardInterrupt
+        return real_replace(src, dst)
+
+    out2 = tmp_path / "out2"  # a new one
+    monkeypatch.setattr(fsio.os, "replace", replace)
+    with pytest.raises(KeyboardInterrupt):
+        runner.write_outputs(summary, "outdir", out2)
+    written = snapshot(out2)
+    assert len(written) == 2 and all(want[rel] == data for rel, data in written.items())
+    assert not [p for p in out2.rglob("*") if p.name.endswith(".hipport-tmp")]

@@ -1,7 +1,10 @@
 """Writing what a run produced: a mirrored output tree (`-o DIR`) or the files in place.
 
-Each file is written whole (hipport.fsio.atomic_write) with SIGINT/SIGTERM held, so an
-interrupted run leaves every file old or new, never half-written, and no temp file."""
+Each file is written whole with SIGINT/SIGTERM held, so an interrupted run leaves every
+file old or new, never half-written, and no temp file: in place and over an existing
+output one at a time (hipport.fsio.atomic_write: fsync, rename, directory fsync), new
+files of the output tree a directory at a time (hipport.fsio.DirectoryBatch: the batch's
+data synced once, each renamed into place, the directory synced once)."""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from pathlib import Path
 
 from hipport.fsio import (
     ChangedDuringRun,
+    DirectoryBatch,
     atomic_write,
     copy_atomic,
     is_input_directory,
@@ -35,21 +39,34 @@ def write_outputs(
     atomically, keeping their modes. Returns (relpath, error) for files that failed."""
     errors = _refuse_collisions(summary.files)
     mirror = _Mirror(outdir) if mode == "outdir" and outdir is not None else None
-    for f in summary.files:
-        if f.status == FileStatus.FAILED and f.error and f.error.startswith(_COLLISION):
-            continue
-        try:
+
+    def failed(f: FileOutcome, exc: OSError) -> None:
+        # a copy or write that failed left nothing behind (temp file removed); the
+        # file is counted as failed, not as copied or written
+        errors.append((f.relpath, f"cannot write: {exc.strerror or exc}"))
+        f.status, f.error = FileStatus.FAILED, f"cannot write: {exc.strerror or exc}"
+
+    try:
+        for f in summary.files:
+            if f.status == FileStatus.FAILED and f.error and f.error.startswith(_COLLISION):
+                continue
+            try:
+                with _signals_held():
+                    if mode == "outdir":
+                        assert mirror is not None
+                        for done, exc in _write_mirrored(f, mirror):
+                            failed(done, exc)
+                    elif mode == "in-place":
+                        _write_in_place(f, backup)
+            except OSError as exc:
+                failed(f, exc)
+        if mirror is not None:
             with _signals_held():
-                if mode == "outdir":
-                    assert mirror is not None
-                    _write_mirrored(f, mirror)
-                elif mode == "in-place":
-                    _write_in_place(f, backup)
-        except OSError as exc:
-            # a copy or write that failed left nothing behind (temp file removed); the
-            # file is counted as failed, not as copied or written
-            errors.append((f.relpath, f"cannot write: {exc.strerror or exc}"))
-            f.status, f.error = FileStatus.FAILED, f"cannot write: {exc.strerror or exc}"
+                for done, exc in mirror.commit():
+                    failed(done, exc)
+    finally:
+        if mirror is not None:
+            mirror.abort()  # interrupted: the files not committed stay absent
     return errors
 
 
@@ -127,15 +144,49 @@ def safe_join(outdir: Path, relpath: str) -> Path:
     return target
 
 
+BATCH_FILES = 256  # new files of one directory synced together (DirectoryBatch)
+
+
 class _Mirror:
     """The output tree of one run: its root resolved once, each parent directory created
-    and checked (inside the root, not through a symlink) once, not per file."""
+    and checked (inside the root, not through a symlink) once, not per file. New files
+    are written a directory at a time (fsio.DirectoryBatch: one sync for the batch, not
+    two per file); a file that replaces one is written alone (atomic_write)."""
 
     def __init__(self, outdir: Path) -> None:
         self.outdir = outdir
         self.outdir_str = os.fspath(outdir)
         self.real_out = os.path.realpath(outdir)
         self.ready: set[str] = {""}
+        self.batch: DirectoryBatch | None = None
+
+    def batch_for(self, target: Path) -> tuple[DirectoryBatch, list[tuple[FileOutcome, OSError]]]:
+        """The batch of `target`'s directory, committing the previous one (its failures
+        are returned) when the directory changes or the batch is full."""
+        done: list[tuple[FileOutcome, OSError]] = []
+        directory = target.parent
+        batch = self.batch
+        if batch is not None and (
+            batch.directory != directory or len(batch.pending) >= BATCH_FILES
+        ):
+            done = self.commit()
+            batch = None
+        if batch is None:
+            batch = self.batch = DirectoryBatch(directory)
+        return batch, done
+
+    def commit(self) -> list[tuple[FileOutcome, OSError]]:
+        batch = self.batch
+        if batch is None:
+            return []
+        failed = batch.commit()
+        self.batch = None
+        return failed
+
+    def abort(self) -> None:
+        batch, self.batch = self.batch, None
+        if batch is not None:
+            batch.abort()
 
     def target(self, rel: str) -> Path:
         """outdir/rel with its parent made; refuses what safe_join refuses."""
@@ -178,7 +229,9 @@ def _holds(target: Path, st: os.stat_result | None, data: bytes) -> bool:
         return False
 
 
-def _write_mirrored(f: FileOutcome, mirror: _Mirror) -> None:
+def _write_mirrored(f: FileOutcome, mirror: _Mirror) -> list[tuple[FileOutcome, OSError]]:
+    """Write one file of the output tree: a new file into its directory's batch, one that
+    replaces an output alone. Returns the failures of a batch this committed."""
     rel = f.out_relpath or f.relpath
     target = mirror.target(rel)
     st = _existing(target, rel)
@@ -190,7 +243,7 @@ def _write_mirrored(f: FileOutcome, mirror: _Mirror) -> None:
             and st.st_size == f.info.out_size
             and _digest_of(target) == f.info.out_digest
         ):
-            return
+            return []
         data = f.output_bytes()
         if data is None:
             raise OSError("the cached result could not be loaded")
@@ -200,14 +253,23 @@ def _write_mirrored(f: FileOutcome, mirror: _Mirror) -> None:
         data = None
     if data is None:
         if not f.path.is_file():
-            return
+            return []
         if st is not None and _same_file_content(f.path, target, st):
-            return
-        copy_atomic(f.path, target)
-        return
+            return []
+        if st is not None:
+            copy_atomic(f.path, target)
+            return []
+        batch, done = mirror.batch_for(target)
+        batch.copy(f.path, target, f)
+        return done
     if _holds(target, st, data):
-        return
-    atomic_write(target, data, mode=_mode(f.path))
+        return []
+    if st is not None:
+        atomic_write(target, data, mode=_mode(f.path))
+        return []
+    batch, done = mirror.batch_for(target)
+    batch.write(target, data, _mode(f.path), f)
+    return done
 
 
 def _digest_of(path: Path) -> str | None:
