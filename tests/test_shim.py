@@ -310,6 +310,17 @@ def test_consistency_programs_compile_through_the_shim_where_check_finds_no_erro
     # macro cannot, so this program compiles translated and not through the shim. A known
     # gap (issue 26), kept here so the test fails when it is closed.
     known |= {"ml_streaming_store_float.cu": (MISSED,)}
+    # Also reviewed for the shim only (issue 27): translate now fixes these and check no
+    # longer reports an error, but the shim does not do the same yet. A header cannot edit
+    # the program's own vector operators (HIP114: translate guards them); the shim could,
+    # and does not yet: define CUDART_VERSION for the CUDA release (HIP113's version test),
+    # add cudaStreamWaitEvent's flags argument (HIP115) and cudaGraphInstantiate's flags.
+    known |= {
+        "vector_math_compound.cu": (MISSED,),
+        "version_requirement.cu": (MISSED,),
+        "stream_wait_default_flags.cu": (MISSED,),
+        "graph_instantiate_flags.cu": (MISSED,),
+    }
     wrong = []
     for program, proc in results.items():
         has_error = bool(({program.name} | local_includes(program)) & errors)
