@@ -207,7 +207,9 @@ class Build:
                 return UNKNOWN
             value = value.format(major=self.rocm[0], minor=self.rocm[1])
         origin = "predefined by hipcc" if row.passes == "both" else "defined on the device pass"
-        return Macro(True, tuple(words_of(value)), origin=f"{origin} ({' '.join(value.split())})")
+        shown = " ".join(value.split())  # an empty body (__HIP_PLATFORM_AMD__): no "()"
+        origin = f"{origin} ({shown})" if shown else origin
+        return Macro(True, tuple(words_of(value)), origin=origin)
 
 
 _NVCC_DEFINED = frozenset({"__CUDACC__", "__NVCC__"})  # on both of nvcc's passes

@@ -737,3 +737,12 @@ def test_a_header_takes_the_macros_of_the_database_entries_that_compile_it(proje
     verdict = "dead" if agree else "undecided"
     assert f"warp.h:2: #ifdef PROJ_USE_HIP: {'live' if agree else 'undecided'}" in shown
     assert f"warp.h:4: #else: {verdict}" in shown
+
+
+def test_show_branches_says_a_macro_without_a_value_is_predefined(guarded):
+    (guarded / "src" / "amd.cu").write_text("#if defined(__HIP_PLATFORM_AMD__)\nint amd;\n#endif\n")
+    run = _cli("check", "--show-branches", "src/amd.cu")
+    assert run.output.splitlines()[1] == (
+        "src/amd.cu:1: #if defined(__HIP_PLATFORM_AMD__): live: "
+        "__HIP_PLATFORM_AMD__: predefined by hipcc"
+    ), run.output
