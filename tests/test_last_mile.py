@@ -31,6 +31,7 @@ PAIRS = {
     "empty_macros/stream_callback.cu": ("empty-macros", RELEASES),
     "coordinate_casts/tail_block.cu": ("coordinate-casts", ("5.2",)),
     "default_arguments/stream_wait.cu": ("default-arguments", ("5.2",)),
+    "arguments/reinterpret_cast__hip_void_pointers.cu": ("arguments", RELEASES),
 }
 CASES = [(rel, rocm) for rel, (_, releases) in sorted(PAIRS.items()) for rocm in releases]
 
