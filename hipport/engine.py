@@ -21,7 +21,7 @@ from hipport.catalogue import SEMANTIC_PARSE_ERROR
 from hipport.edits import Edit, OverlappingEdits, apply, compose, normalize
 from hipport.findings import Finding, Use
 from hipport.lexer import LexError, Tokens, lex, might_need_translation
-from hipport.mappings import Mappings, load_mappings
+from hipport.mappings import load_mappings
 from hipport.options import EngineOptions
 from hipport.rules import (
     Context,
@@ -34,7 +34,7 @@ from hipport.rules import (
     vocabulary,
 )
 from hipport.rules.branches import only_live
-from hipport.rules.declared import names_defined_by
+from hipport.rules.declared import defined_names, names_defined_by
 from hipport.semantic import analyze
 from hipport.target import Target
 
@@ -90,7 +90,7 @@ def _translate(
     source: bytes, path: str, target: Target, options: EngineOptions
 ) -> TranslationResult:
     if not might_need_translation(source):  # .hip files too: a half-ported one is finished
-        defined = _safe_defined(source, path, options.mappings)
+        defined = defined_names(source, path, options.mappings)
         return TranslationResult(path, source, source, defined_names=defined)
     try:
         tokens = lex(source, path)
@@ -281,20 +281,5 @@ def explain_branches(
 
 
 # --- the names a file defines (for unknown-name checks and the project index) ----------
-# names_defined_by is hipport.rules.declared's, imported above (and part of this API).
-
-
-def defined_names(source: bytes, path: str) -> frozenset[str]:
-    """The names `source` defines (macros, functions, types, variables), for the
-    project-wide index; empty for a file that cannot be lexed."""
-    return _safe_defined(source, path)
-
-
-def _safe_defined(source: bytes, path: str, mappings: Mappings | None = None) -> frozenset[str]:
-    if not might_need_translation(source):
-        return frozenset()
-    try:
-        macros = mappings.gate.macro_names if mappings is not None else None
-        return names_defined_by(lex(source, path), nvcc_macros=macros)
-    except LexError:
-        return frozenset()
+# defined_names and names_defined_by are hipport.rules.declared's, imported above (and
+# part of this API: hipport.engine.defined_names).

@@ -139,7 +139,7 @@ def hip_only_names(ctx: Context) -> frozenset[str]:
 
 def names_in(source: bytes, path: str, ranges: tuple[tuple[int, int], ...]) -> frozenset[str]:
     """The names the code in these byte ranges of `source` defines."""
-    from hipport.engine import defined_names
+    from hipport.rules.declared import defined_names
 
     names: set[str] = set()
     for start, end in ranges:

@@ -24,10 +24,13 @@ from bisect import bisect_left
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from itertools import accumulate, compress, repeat
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from hipport.rules.tokens import Directive
 from hipport.rules.tokens import directives as find_directives
+
+if TYPE_CHECKING:
+    from hipport.mappings import Mappings
 from hipport.tokens import COMMENT, IDENTIFIER, KEYWORD, Tokens, positions
 
 # Words after which a name is a type (or a template parameter before `>`).
@@ -641,3 +644,17 @@ def _looks_declaration(texts: list[str], kinds: list[str], k: int) -> bool:
             or texts[j - 1] in TYPE_KEYWORDS
         )
     )
+
+
+def defined_names(source: bytes, path: str, mappings: Mappings | None = None) -> frozenset[str]:
+    """The names `source` defines (macros, functions, types, variables), for the
+    project-wide index; empty for a file that cannot be lexed."""
+    from hipport.lexer import LexError, lex, might_need_translation
+
+    if not might_need_translation(source):
+        return frozenset()
+    try:
+        macros = mappings.gate.macro_names if mappings is not None else None
+        return names_defined_by(lex(source, path), nvcc_macros=macros)
+    except LexError:
+        return frozenset()

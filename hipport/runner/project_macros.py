@@ -105,8 +105,8 @@ def _hip_names(
     headers: ProjectHeaders, paths: dict[str, Path], max_size: int
 ) -> dict[str, frozenset[str]]:
     """The names each header already written for HIP (a HIP include, no CUDA one) defines."""
-    from hipport.engine import defined_names
     from hipport.rules.branches import CUDA_LOOKING
+    from hipport.rules.declared import defined_names
 
     out = {}
     for key, directives in headers.files.items():
