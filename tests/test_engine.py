@@ -152,7 +152,13 @@ def test_unmapped_include_severity_depends_on_condition() -> None:
     assert severity(b"#ifdef NV\n#include <cuda_awbarrier.h>\n#endif\n") is Severity.WARNING
 
 
-def test_cuda_version_guarding_error_is_an_error() -> None:
+def test_cuda_version_tests_take_the_cuda_builds_arm_with_a_note() -> None:
+    """Issue 27 item 4 (fac4d72): a version test HIP would decide otherwise is rewritten so
+    HIP compiles the arm the CUDA build takes (here: not the #error, the int), and a note
+    says so; it was an error (the #error arm) and a warning before the rewrite existed."""
     src = b"#if CUDA_VERSION < 11000\n#error old\n#endif\n#if CUDART_VERSION > 1\nint x;\n#endif\n"
-    sev = {f.api: f.severity for f in translate_source(src, "a.cu", Target()).findings}
-    assert sev == {"CUDA_VERSION": Severity.ERROR, "CUDART_VERSION": Severity.WARNING}
+    result = translate_source(src, "a.cu", Target())
+    sev = {f.api: f.severity for f in result.findings}
+    assert sev == {"CUDA_VERSION": Severity.NOTE, "CUDART_VERSION": Severity.NOTE}
+    assert b"#if !defined(__HIP_PLATFORM_AMD__) && (CUDA_VERSION < 11000)" in result.output
+    assert b"#if defined(__HIP_PLATFORM_AMD__) || (CUDART_VERSION > 1)" in result.output
