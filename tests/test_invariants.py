@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -140,7 +141,9 @@ def test_hip_suffix_translates_as_cu(path: Path, target: Target) -> None:
     source = path.read_bytes()
 
     def body(output: bytes) -> list[bytes]:  # a .cu file may get the runtime include added
-        return [line for line in output.splitlines() if b"hip/hip_runtime.h" not in line]
+        # the include's text goes, not its line: after a BOM, the BOM stays on the line
+        output = re.sub(rb'#include [<"]hip/hip_runtime\.h[>"]\r?\n', b"", output, count=1)
+        return output.splitlines()
 
     as_hip, as_cu = translate(source, target, "m.hip"), translate(source, target, "m.cu")
     assert body(as_hip.output) == body(as_cu.output)
