@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.consistency import CORPUS, RELEASES, check, programs, reviewed
+from tools.consistency import CORPUS, RELEASES, check, local_headers, programs, reviewed
 from tools.hip63 import hip63_compiler
 
 pytestmark = [pytest.mark.slow]
@@ -99,6 +99,32 @@ def test_the_programs_are_real_cuda() -> None:
     with ThreadPoolExecutor(2) as pool:
         failed = [(n, err) for n, rc, err in pool.map(_nvcc, todo) if rc != 0]
     assert not failed, "\n".join(f"{n}:\n{err}" for n, err in failed)
+
+
+def test_shared_headers_are_found_beside_their_includer() -> None:
+    """Programs share helper headers (tests/consistency/common/), as real projects do: each is
+    found where the compiler finds a quote include, and translated with its programs."""
+    users = {p.name: local_headers(p) for p in programs()}
+    errors_h = CORPUS / "common" / "helper_errors.h"
+    assert sum(errors_h in found for found in users.values()) >= 5
+    assert {h.name for found in users.values() for h in found} >= {
+        "helper_errors.h",
+        "helper_vecmath.h",
+        "helper_device.h",
+        "helper_driver.h",
+    }
+    assert users["reduce_shared.cu"] == []
+
+
+@pytest.mark.hipcc
+def test_the_compiler_sees_the_translated_headers(verdicts) -> None:
+    found, _ = verdicts
+    lost = [
+        v.program
+        for v in found
+        if "common/" in (v.first_error or "") and "not found" in (v.first_error or "")
+    ]
+    assert not lost
 
 
 def test_every_program_says_what_it_is() -> None:

@@ -321,9 +321,31 @@ def test_consistency_programs_compile_through_the_shim_where_check_finds_no_erro
         "stream_wait_default_flags.cu": (MISSED,),
         "graph_instantiate_flags.cu": (MISSED,),
     }
+    # The same for new programs: HIP113 flips the __CUDACC_VER_MAJOR__ test, translate removes
+    # CUDART_CB (the shim leaves it undefined) and casts the built-in coordinate in
+    # min(rem, blockDim.x).
+    known |= {
+        "version_cudacc_qualifiers.cu": (MISSED,),
+        "stream_host_callbacks.cu": (MISSED,),
+        "tail_min_blockdim.cu": (MISSED,),
+    }
+    # The programs whose only error is HIP002 cuGetErrorName in helper_errors.h's
+    # `#ifdef __cuda_cuda_h__` section compile translated (the section is skipped), but not
+    # through the shim: the shim's curand.h/cusparse.h do not define CURAND_H_/CUSPARSEAPI
+    # (translate rewrites those tests, issue 27 item 3), so the helper's library section
+    # vanishes; helper_vecmath.h's float3 += is unguarded (item 1); pipeline_events_helpers.cu
+    # waits on events with two arguments (HIP115, as above).
+    for name in (
+        "helper_check_curand.cu",
+        "helper_check_cusparse.cu",
+        "vecmath_nbody_step.cu",
+        "pipeline_events_helpers.cu",
+    ):
+        known[name] = (None,)
     wrong = []
     for program, proc in results.items():
-        has_error = bool(({program.name} | local_includes(program)) & errors)
+        headers = {Path(name).name for name in local_includes(program)}  # common/x.h
+        has_error = bool(({program.name} | headers) & errors)
         compiled = proc.returncode == 0
         found = MISSED if not compiled and not has_error else None
         found = FALSE_ALARM if compiled and has_error else found

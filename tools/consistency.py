@@ -6,6 +6,11 @@ error" with "the compiler rejects it", program by program.
 
     python tools/consistency.py [--rocm 5.2|6.3] [--jobs 2] [--json out.json]
 
+A program may include shared headers of the corpus with quotes (`#include "common/helper_x.h"`,
+resolved beside the including file): they are translated with it, as one project (the
+preprocessor model follows the includes), written beside it, and their error findings count
+as the program's.
+
 A disagreement is allowed only when tests/consistency/DISAGREEMENTS.tsv lists the program
 for that release (its `rocm` column) with the disagreement seen and the reviewed reason
 (e.g. a header Debian's HIP lacks).
@@ -19,6 +24,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import re
 import sys
 import tempfile
 import time
@@ -51,8 +57,39 @@ class Verdict:
         return MISSED if not self.compiles else FALSE_ALARM
 
 
+_QUOTE_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+
+
 def programs() -> list[Path]:
     return sorted(CORPUS.glob("*.cu"))
+
+
+def local_headers(program: Path) -> list[Path]:
+    """The corpus headers a program includes with quotes, transitively, each resolved beside
+    the file that includes it (as the compiler finds a quote include)."""
+    found: set[Path] = set()
+    todo = [program]
+    while todo:
+        current = todo.pop()
+        for match in _QUOTE_INCLUDE.finditer(current.read_bytes()):
+            header = (current.parent / match.group(1).decode()).resolve()
+            if header.is_file() and header.is_relative_to(CORPUS) and header not in found:
+                found.add(header)
+                todo.append(header)
+    return sorted(found)
+
+
+def _project_options(files: list[Path], target):
+    """The engine options `hipport check` gives a project of these files (the model's view
+    of the project's headers)."""
+    from hipport.fsio import DEFAULT_MAX_FILE_SIZE
+    from hipport.options import EngineOptions
+    from hipport.project import ProjectFile
+    from hipport.runner.project_macros import project_headers
+
+    work = [ProjectFile(f, f.relative_to(CORPUS).as_posix(), "source") for f in files]
+    headers = project_headers(work, CORPUS, target, (), {}, DEFAULT_MAX_FILE_SIZE)
+    return EngineOptions(headers=headers)
 
 
 def reviewed(rocm: str = ROCM) -> dict[str, tuple[str, str]]:
@@ -81,16 +118,27 @@ def check(jobs: int = 2, rocm: str = ROCM) -> tuple[list[Verdict], dict]:
     with tempfile.TemporaryDirectory(prefix="hipport-consistency-") as tmp:
         paths = []
         for program in programs():
-            result = translate_source(program.read_bytes(), program.name, target)
-            if result.error:
-                raise RuntimeError(f"{program.name}: {result.error}")
-            out = Path(tmp) / program.name
-            out.write_bytes(result.output)
-            paths.append(out)
-            errors = sorted(
-                {f"{f.code} {f.api}" for f in result.findings if f.severity.value == "error"}
-            )
-            verdicts.append(Verdict(program.name, errors))
+            headers = local_headers(program)
+            # a program with headers is a small project of its own, in its own folder
+            options = _project_options([program, *headers], target) if headers else None
+            folder = Path(tmp) / program.stem if headers else Path(tmp)
+            errors: set[str] = set()
+            for source in (program, *headers):
+                rel = source.relative_to(CORPUS).as_posix()
+                result = translate_source(source.read_bytes(), rel, target, options)
+                if result.error:
+                    raise RuntimeError(f"{rel}: {result.error}")
+                out = folder / rel
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_bytes(result.output)
+                where = "" if source == program else f" ({rel})"
+                errors |= {
+                    f"{f.code} {f.api}{where}"
+                    for f in result.findings
+                    if f.severity.value == "error"
+                }
+            paths.append(folder / program.name)
+            verdicts.append(Verdict(program.name, sorted(errors)))
         results = compile_many(compiler, paths, arch, include, version, jobs)
         for verdict, compiled in zip(verdicts, results, strict=True):
             verdict.compiles = compiled.ok
