@@ -841,6 +841,30 @@ MISSING_DEFAULT_ARGUMENT = RuleInfo(
 )
 
 
+DEVICEPTR_ARITHMETIC = RuleInfo(
+    "HIP116",
+    "deviceptr-arithmetic",
+    Severity.ERROR,
+    "Integer arithmetic on a CUdeviceptr variable (base + offset, ptr & ~mask).",
+    "CUDA's CUdeviceptr is an unsigned integer (unsigned long long); HIP's hipDeviceptr_t, "
+    "its counterpart, is a void*. The rename is right, but `base + offset` becomes "
+    "arithmetic on a pointer to void and `base & ~255` a bitwise operation on a pointer, "
+    "which clang rejects (checked with Debian's HIP 5.2 and the HIP 6.3 headers). hipport "
+    "cannot tell from tokens whether the expression wants a pointer or an integer back, so "
+    "it reports the use with the cast instead of rewriting it. Variables are recognised by "
+    "their declaration in the same function.",
+    "void slices() {\n"
+    "    CUdeviceptr base;\n"
+    "    cuMemAlloc(&base, 4096);\n"
+    "    CUdeviceptr slice = base + 1024;\n"
+    "}",
+    "Keep byte offsets on a char pointer: (hipDeviceptr_t)((char *)base + offset); cast to "
+    "uintptr_t where the code needs the address as an integer (alignment tests).",
+    module="rules.hazards.deviceptr_arithmetic",
+    kind=Kind.GATE,
+)
+
+
 CUDA_NAMESPACE = RuleInfo(
     "HIP022",
     "cuda-namespace-unsupported",
