@@ -14,6 +14,7 @@ from hipport.findings import Use
 from hipport.rules.names import PRESERVE
 from hipport.rules.tokens import is_member_or_qualified
 from hipport.tables import Resolution, Status
+from hipport.tokens import IDENTIFIER
 
 if TYPE_CHECKING:
     from hipport.rules.file_context import FileContext as Context
@@ -51,6 +52,7 @@ def api_uses(ctx: Context) -> list[ApiUse]:
     names = api_names(ctx)
     if not names:
         return []
+    variables = _type_names_declared_as_variables(ctx, names)
     in_include = ctx.include_lines
     toks = ctx.tokens
     texts, starts, ends = toks.texts, toks.starts, toks.ends
@@ -61,6 +63,8 @@ def api_uses(ctx: Context) -> list[ApiUse]:
         if i in in_include or is_member_or_qualified(toks, i, directive_at):
             continue
         name = texts[i]
+        if name in variables and texts[i + 1 : i + 2] != ["<"]:
+            continue
         hip = None
         res = ctx.resolve(name)
         if name in overloads:
@@ -70,6 +74,41 @@ def api_uses(ctx: Context) -> list[ApiUse]:
                 res, hip = overload, arity_hip
         out.append(ApiUse(i, starts[i], ends[i], name, res, hip, _use(ctx, i, res)))
     return out
+
+
+# What may stand before a declarator's name in `T name;`: an identifier (a type name) or one
+# of C's type keywords, possibly through a pointer or reference.
+_TYPE_KEYWORDS = frozenset(
+    "bool char char8_t char16_t char32_t double float int long short signed unsigned "
+    "wchar_t auto".split()
+)
+# What may follow a declarator's name: the declaration goes on or ends.
+_AFTER_DECLARATOR = frozenset({";", ",", ")", "=", "[", "{"})
+
+
+def _type_names_declared_as_variables(ctx: Context, names: set[str]) -> frozenset[str]:
+    """The table's type names (kind `type`: `texture`, `surface`, ...) that the file
+    declares as its own variables, members or parameters (`GLuint texture;`,
+    `void f(GLuint texture)`): there the name is the file's, not CUDA's, and none of its
+    uses is the API's except a template use (`texture<float, 2>`)."""
+    by_cuda = ctx.tables.by_cuda
+    types = {n for n in names if any(m.kind == "type" for m in by_cuda[n])}
+    if not types:
+        return frozenset()
+    toks = ctx.tokens
+    texts, kinds = toks.texts, toks.kinds
+    out = set()
+    for i in ctx.where(types):
+        if texts[i + 1 : i + 2] and texts[i + 1] not in _AFTER_DECLARATOR:
+            continue
+        j = i - 1
+        while j >= 0 and texts[j] in ("*", "&", "&&"):
+            j -= 1
+        if j < 0:
+            continue
+        if kinds[j] == IDENTIFIER or texts[j] in _TYPE_KEYWORDS:
+            out.add(texts[i])
+    return frozenset(out)
 
 
 def _use(ctx: Context, i: int, res: Resolution) -> Use | None:
