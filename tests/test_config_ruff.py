@@ -5,6 +5,7 @@ and `per-file-ignores` keys; the command line over the file; `--config PATH`,
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,28 @@ def test_show_settings_prints_what_applies_and_exits(tree) -> None:
         CliRunner().invoke(main, ["check", "src", "--show-settings", "--isolated"]).output
     )
     assert isolated["config_file"] is None and isolated["ignore"] == []
+
+
+def test_show_files_lists_what_check_reads(tree) -> None:
+    """--show-files prints exactly the files a check of the same paths reports on (the JSON
+    report's file list), with the configuration's excludes applied and vendored code marked."""
+    _config(tree, 'extend-exclude = ["legacy/"]\nvendored = ["lib/"]\n')
+    (tree / "src" / "notes.txt").write_text("not a source\n")
+    (tree / "src" / "k.cuh").write_bytes(SOURCE)
+    result = CliRunner().invoke(main, ["check", ".", "--show-files"])
+    assert result.exit_code == 0, result.output
+    shown = result.output.splitlines()
+    report = json.loads(
+        CliRunner()
+        .invoke(main, ["check", ".", "--format", "json", "--fail-on", "never", "--no-cache"])
+        .output
+    )
+    checked = sorted(f["path"] for f in report["files"])
+    assert sorted(line.removesuffix("  (vendored)") for line in shown) == checked
+    assert "lib/v.cu  (vendored)" in shown and "src/a.cu" in shown
+    assert not any(line.startswith("legacy/") or "notes.txt" in line for line in shown)
+    # named from a subdirectory: paths as the user would type them there
+    sub = CliRunner().invoke(main, ["check", "a.cu", "--show-files"], catch_exceptions=False)
+    assert sub.exit_code == 2  # no such file from the project root
+    os.chdir(tree / "src")
+    assert CliRunner().invoke(main, ["check", "a.cu", "--show-files"]).output == "a.cu\n"

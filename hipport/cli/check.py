@@ -31,9 +31,12 @@ def _run(paths: tuple[Path, ...], config, values: dict[str, Any], given=None, fo
     """The run over `paths`; `given` (a GivenSource, standard input): the one source, by
     content, run as that file named on the command line would be. `found`: discovery's
     answer, when the caller asked it already (_memo)."""
+    from hipport.cli.progress import progress_bar
     from hipport.runner import run_paths
 
-    return run_paths(list(paths), config, _check_options(paths, config, values, given), found=found)
+    opts = _check_options(paths, config, values, given)
+    with progress_bar(values.get("progress"), "checking") as update:
+        return run_paths(list(paths), config, opts, found=found, on_progress=update)
 
 
 def _check_options(paths: tuple[Path, ...], config, values: dict[str, Any], given=None):
@@ -44,7 +47,6 @@ def _check_options(paths: tuple[Path, ...], config, values: dict[str, Any], give
             f"no such file or directory: {', '.join(missing)}{dash_hint(missing)}"
         )
     opts = run_options(values, config)
-    opts.progress = False
     opts.given = given
     # Only files named (as pre-commit passes them): read those and the cached project index.
     opts.index_only_cached = given is not None or all(p.is_file() for p in paths)
@@ -118,6 +120,12 @@ def _memo(paths, config, values, targets, invocation, baseline):
     help="Print the settings that apply to PATHS (the configuration file, the project root, "
     "every key with its value and the target) as JSON, and exit.",
 )
+@click.option(
+    "--show-files",
+    is_flag=True,
+    help="Print the files a check of PATHS reads (after include, exclude, extend-exclude "
+    "and the suffixes; vendored ones marked), one per line, and exit.",
+)
 @policy_options(
     "Baseline file (default: .hipport-baseline.json in the current directory, "
     "then the project root)."
@@ -133,6 +141,7 @@ def check(
     statistics: str | None,
     show_branches: bool,
     show_settings: bool,
+    show_files: bool,
     baseline_file: Path | None,
     no_baseline: bool,
     select: tuple[str, ...],
@@ -165,6 +174,8 @@ def check(
     if show_settings:
         _show_settings(config, values, select, ignore)
         return
+    if show_files:
+        return _show_files(paths, config, values)
     fail_on = fail_on or config.get("fail-on") or "error"
     if fail_on not in FAIL_LEVELS:
         raise click.UsageError(f"fail-on must be one of {', '.join(FAIL_LEVELS)}, not {fail_on!r}")
@@ -270,6 +281,31 @@ def _project_headers(config: Any, opts: Any, compile_db: Any) -> tuple[Any, Path
         work, discovery.base, opts.target, opts.defines, compile_db, opts.max_file_size
     )
     return headers, base
+
+
+def _show_files(paths: tuple[Path, ...], config: Any, values: dict[str, Any]) -> int:
+    """ruff's --show-files: what the run would read, as the report names files; the files
+    discovery left out for a reason (unreadable, too large, ...) on standard error."""
+    from hipport.project import display_path, match_globs
+    from hipport.report.text import display_path as as_typed
+    from hipport.runner.discovery import discover_files
+
+    missing = [str(p) for p in paths if not os.path.lexists(p)]
+    if missing:
+        raise click.UsageError(
+            f"no such file or directory: {', '.join(missing)}{dash_hint(missing)}"
+        )
+    found = discover_files(list(paths), config, run_options(values, config))
+    vendored = list(config.vendored)
+    cwd = os.getcwd()
+    for f in found.work:
+        shown = display_path(as_typed(str(f.path), cwd, cwd))
+        mark = "  (vendored)" if vendored and match_globs(f.relpath, vendored) else ""
+        click.echo(f"{shown}{mark}")
+    for s in found.discovery.skipped:
+        shown = display_path(as_typed(str(s.path), cwd, cwd))
+        click.echo(f"hipport: skipped {shown}: {s.reason}", err=True)
+    return 0
 
 
 def _show_settings(config: Any, values: dict[str, Any], select: Any, ignore: Any) -> None:
@@ -389,6 +425,8 @@ def rule(code: str | None, show_all: bool, fmt: str) -> None:
 
 
 def explain(info) -> str:
+    from hipport.catalogue import ONCE_PER_FILE
+
     indent = "    "
 
     def block(text: str) -> str:
@@ -396,7 +434,7 @@ def explain(info) -> str:
 
     return (
         f"{info.code} {info.name} ({info.kind.value}, default severity: {info.severity.value})\n\n"
-        f"What it finds\n{block(info.summary)}\n\n"
+        f"What it finds\n{block(info.summary + ONCE_PER_FILE * info.once_per_file)}\n\n"
         f"Why it matters\n{block(info.why)}\n\n"
         f"Example\n{block(info.example)}\n\n"
         f"How to fix it\n{block(info.fix)}\n"

@@ -51,15 +51,16 @@ def shim(
     error a header cannot fix (device-side launches, PTX, ...), 0 otherwise; with --check,
     exit 1 when DIR is stale."""
     from hipport.cli.gate import load_baseline, selection
+    from hipport.cli.progress import progress_bar
     from hipport.shim.build import ShimRequest, generate
 
     if (outdir is None) == (check_dir is None):
         raise click.UsageError("give exactly one of -o DIR or --check DIR")
     config = _load_config(paths)
     opts = run_options(values, config)
-    opts.progress = False
     policy = (selection(config, select, ignore), load_baseline(baseline_file, no_baseline, config))
-    result = generate(ShimRequest(list(paths), config, opts, cmake, *policy))
+    with progress_bar(values.get("progress"), "reading sources") as update:
+        result = generate(ShimRequest(list(paths), config, opts, cmake, *policy, update))
     if check_dir is not None:
         from hipport.shim import stale_files
 

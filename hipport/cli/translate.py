@@ -185,7 +185,7 @@ def common_options(func):
         click.option(
             "--progress/--no-progress",
             default=None,
-            help="Progress bar (default: on a terminal, outside CI).",
+            help="Progress bar on standard error (default: when that is a terminal, outside CI).",
         ),
     ]
     for option in reversed([*options, *config_file_options]):
@@ -475,24 +475,10 @@ def _within(path: str, directory: str) -> bool:
 
 
 def _run(paths, config, opts, progress):
-    from hipport.runner import progress_wanted, run_paths
+    from hipport.cli.progress import progress_bar
+    from hipport.runner import run_paths
 
-    if not progress_wanted(progress):
-        return run_paths(list(paths), config, opts)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        transient=True,
-    ) as bar:
-        task = bar.add_task("translating", total=None)
-
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
+    with progress_bar(progress, "translating") as update:
         return run_paths(list(paths), config, opts, on_progress=update)
 
 

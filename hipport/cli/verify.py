@@ -63,6 +63,7 @@ def verify(
     the target has and that HIP lacks then fail here. Exit 1 if any file fails, 2 if no
     compiler is found."""
     from hipport.cli.options import load_config_for, target_from
+    from hipport.cli.progress import progress_bar
     from hipport.mappings import load_mappings
     from hipport.runner import run_paths, write_outputs
     from hipport.verify import compile_many, find_compiler, translated_dirs, translation_units
@@ -85,7 +86,8 @@ def verify(
             config = load_config_for([path])
             opts = run_options(values, config)
             opts.with_other = True
-            summary = run_paths([path], config, opts)
+            with progress_bar(progress, "translating") as update:
+                summary = run_paths([path], config, opts, on_progress=update)
             root = Path(tmp)
             write_outputs(summary, "outdir", root)
             units = translation_units(root)

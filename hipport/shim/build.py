@@ -22,6 +22,7 @@ class ShimRequest:
     cmake: bool = False
     selection: Any = None  # hipport.policy.Selection: as check's --select/--ignore/severity
     baseline: Any = None  # hipport.baseline.Baseline or None
+    on_progress: Any = None  # the runner's (done, total) callback (a progress bar) or None
 
 
 @dataclass
@@ -51,7 +52,7 @@ def generate(request: ShimRequest) -> ShimResult:
     opts = request.options
     opts.stream_results = False
     opts.need_results = True
-    summary = run_paths(request.paths, request.config, opts)
+    summary = run_paths(request.paths, request.config, opts, on_progress=request.on_progress)
     mappings = load_mappings()
     results = [f.result for f in summary.files if f.result is not None]
     project = frozenset(name for f in summary.files for name in (f.relpath, Path(f.relpath).name))
