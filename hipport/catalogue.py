@@ -84,7 +84,13 @@ class RuleInfo:
     fix: str  # how to fix it
     module: str  # the module (under hipport/) that makes these findings
     kind: Kind
+    # Reported once per API and file, at its first use, with the count and lines of the
+    # others (a token-level rule whose every token would say the same: wmma::).
+    once_per_file: bool = False
 
+
+# What a once_per_file rule's summary adds (docs/rules.md and `hipport rule` say it).
+ONCE_PER_FILE = " Reported once per API and file, at the first use, with the file's count."
 
 # --------------------------------------------------------------------------- the rules
 
@@ -395,6 +401,7 @@ WMMA = RuleInfo(
     "hipBLASLt); keep the CUDA path behind #if defined(__HIP_PLATFORM_NVIDIA__).",
     module="rules.hazards.wmma",
     kind=Kind.HAZARD,
+    once_per_file=True,
 )
 
 TEXTURE_REFERENCE = RuleInfo(

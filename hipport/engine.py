@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import gc
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from hipport.catalogue import SEMANTIC_PARSE_ERROR
+from hipport.catalogue import RULES, SEMANTIC_PARSE_ERROR
 from hipport.edits import Edit, OverlappingEdits, apply, compose, normalize
 from hipport.findings import Finding, Use
 from hipport.lexer import LexError, Tokens, lex, might_need_translation
@@ -135,6 +135,7 @@ def _run_rules(source: bytes, ctx: Context) -> TranslationResult:
         uses.extend(result.uses)
     # code the HIP build never compiles reports nothing and is not rewritten
     edits, findings, uses, skipped = only_live(ctx, edits, findings, uses)
+    findings = once_per_file(findings)
     dropped: list[Edit] = []
     edits = _drop_overlaps(_by_priority(compose(source, edits, dropped)), dropped)
     output = apply(source, edits)
@@ -160,6 +161,38 @@ def _inputs(ctx: Context) -> None:
     """What the engine works out for the rules before they run (their declared inputs):
     the file's CUDA API uses, resolved for the target."""
     ctx.api_uses  # noqa: B018 (made now, once: rename, includes and HIP111 read it)
+
+
+# Other lines a merged finding lists (the count says how many there are in all).
+_LINES_LISTED = 8
+
+
+def once_per_file(findings: list[Finding]) -> list[Finding]:
+    """The findings of rules the catalogue reports once per API and file (once_per_file):
+    the first use of each API stays, saying how many uses the file has and where the next
+    ones are; the others go. Runs after the dead-arm filter, so only live uses count."""
+    merged: dict[tuple[str, str | None], list[Finding]] = {}
+    out: list[Finding] = []
+    for f in sorted(findings, key=lambda f: (f.location.line, f.location.column)):
+        if not RULES[f.code].once_per_file:
+            out.append(f)
+            continue
+        same = merged.setdefault((f.code, f.api), [])
+        if not same:
+            out.append(f)
+        same.append(f)
+    for same in merged.values():
+        if len(same) < 2:
+            continue
+        first = same[0]
+        lines = sorted({f.location.line for f in same[1:]} - {first.location.line})
+        shown = ", ".join(map(str, lines[:_LINES_LISTED])) + (
+            ", ..." if len(lines) > _LINES_LISTED else ""
+        )
+        where = f"; also line{'s' if len(lines) > 1 else ''} {shown}" if lines else ""
+        note = f" ({len(same)} uses in this file{where})"
+        out[out.index(first)] = replace(first, message=first.message + note)
+    return out
 
 
 def _sort(findings: list[Finding]) -> None:
@@ -190,6 +223,7 @@ def run_rule(
         result = the_rule.run(ctx) if triggered(the_rule, ctx) else RuleResult()
         # as in a whole run: nothing in an arm the HIP build never compiles
         edits, findings, uses, _ = only_live(ctx, result.edits, result.findings, result.uses)
+        findings = once_per_file(findings)
     finally:
         ctx.release()
     _sort(findings)

@@ -16,7 +16,7 @@ OUT = ROOT / "docs" / "rules.md"
 
 
 def render() -> str:
-    from hipport.catalogue import RULES
+    from hipport.catalogue import ONCE_PER_FILE, RULES
 
     lines = [
         "# hipport rules",
@@ -47,7 +47,7 @@ def render() -> str:
             "",
             f"**{info.name}** — {info.kind.value}, default severity **{info.severity.value}**",
             "",
-            info.summary,
+            info.summary + ONCE_PER_FILE * info.once_per_file,
             "",
             "**Why it matters.** " + info.why,
             "",
