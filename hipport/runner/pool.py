@@ -1,4 +1,5 @@
-"""Translating files in a pool of forked worker processes.
+"""Translating files in a pool of worker processes, started the platform's way (fork on
+Linux, spawn on macOS and Windows; HIPPORT_START_METHOD=fork|spawn|forkserver overrides).
 
 The parent builds one `WorkItem` per file and gets one `WorkResult` back. What every file
 shares (the target, the base engine options) travels once, as a `WorkerSetup` given to each
@@ -196,11 +197,13 @@ def _isolate() -> bool:
 
 
 class _Worker:
-    """One forked worker and the pipe to it; it takes one file at a time."""
+    """One worker process and the pipe to it; it takes one file at a time."""
 
     def __init__(self, ctx, setup: WorkerSetup) -> None:
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_worker_main, args=(child, setup, os.getpid()))
+        # a forkserver's workers are its children; it ends with this process
+        parent = None if ctx.get_start_method() == "forkserver" else os.getpid()
+        self.process = ctx.Process(target=_worker_main, args=(child, setup, parent))
         self.process.daemon = True
         self.process.start()
         child.close()
@@ -233,7 +236,7 @@ class _Pool:
     def __init__(self, jobs: int, setup: WorkerSetup, time_limit: float) -> None:
         import multiprocessing
 
-        self.ctx = multiprocessing.get_context("fork")
+        self.ctx = multiprocessing.get_context(os.environ.get("HIPPORT_START_METHOD") or None)
         self.setup, self.time_limit, self.jobs = setup, time_limit, jobs
 
     def run(self, todo: list[WorkItem]) -> Iterator[WorkResult]:
@@ -309,13 +312,13 @@ def _message_table() -> dict:
     return _MESSAGE_TABLE
 
 
-def _worker_main(conn, setup: WorkerSetup, parent: int) -> None:
+def _worker_main(conn, setup: WorkerSetup, parent: int | None) -> None:
     """A worker: die with the parent, load the tables, then translate one file per message
     until told to stop (None) or the pipe closes."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
-    die_with_parent(parent)
+    die_with_parent(os.getppid() if parent is None else parent)
     _init_worker(setup)
     conn.send(None)  # ready: the time limit counts from the first file, not the start-up
     while True:
