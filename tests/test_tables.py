@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import re
@@ -564,9 +565,38 @@ def test_cli_diff(hipport_cmd, subprocess_env):
     names = {c["cuda"] for c in changes}
     assert "cudaSetValidDevices" in names and "__shfl_sync" in names
     assert "cudaMalloc" not in names
-    assert all(c["before"] != c["after"] for c in changes)
+    # a change is a status change or a rename (history.tsv) between the two releases
+    assert all(c["before"] != c["after"] or c["hip_before"] != c["hip"] for c in changes)
+    # the HIP name printed is the one ROCm 6.2 has, not the newest (history.tsv's names
+    # added by 6.2.0 and replaced only later)
+    history = {
+        r["cuda"]: r["hip"]
+        for r in csv.DictReader((ROOT / "mappings" / "history.tsv").open(), delimiter="\t")
+        if r["hip_added"] == "6.2.0" and Version.parse(r["hip_until"]) > Version.parse("6.2")
+    }
+    at_62 = [c for c in changes if c["cuda"] in history]
+    assert at_62, "no renamed entry becomes available in 6.2: the check below checks nothing"
+    assert all(c["hip"] == history[c["cuda"]] for c in at_62), at_62[:3]
     _, proc = _both(["tables", "diff", "--from", "6.2", "--to", "6.1"], hipport_cmd, subprocess_env)
     assert proc.returncode == 2
+
+
+@pytest.mark.slow
+def test_cli_diff_lists_a_rename_between_the_releases(hipport_cmd, subprocess_env):
+    """history.tsv: cudaDevAttrPciDomainId -> hipDeviceAttributePciDomainID until 7.0.0,
+    hipDeviceAttributePciDomainId from 7.0.0: same status, another name."""
+    _, proc = _both(
+        ["tables", "diff", "--from", "6.4", "--to", "7.0", "--format", "json"],
+        hipport_cmd,
+        subprocess_env,
+    )
+    row = next(c for c in json.loads(proc.stdout) if c["cuda"] == "cudaDevAttrPciDomainId")
+    assert (row["hip_before"], row["hip"]) == (
+        "hipDeviceAttributePciDomainID",
+        "hipDeviceAttributePciDomainId",
+    )
+    _, text = _both(["tables", "diff", "--from", "6.4", "--to", "7.0"], hipport_cmd, subprocess_env)
+    assert "was hipDeviceAttributePciDomainID" in text.stdout
 
 
 @pytest.mark.slow

@@ -256,7 +256,8 @@ def coverage(fmt: str, **target_values: Any) -> None:
 @format_option
 @target_options
 def diff(older, newer, families: tuple[str, ...], fmt: str, **target_values: Any) -> None:
-    """What changed between two ROCm releases: entries that became available, removed, ..."""
+    """What changed between two ROCm releases: entries that became available, were removed
+    or renamed (history.tsv), each with the HIP name the --to release has."""
     from hipport.tables.queries import diff as compute
 
     if older > newer:
@@ -272,7 +273,9 @@ def diff(older, newer, families: tuple[str, ...], fmt: str, **target_values: Any
         {
             "cuda": c.mapping.cuda,
             "family": c.mapping.family,
-            "hip": (c.mapping.roc if target.roc and c.mapping.roc else c.mapping.hip),
+            # the name at --to (at --from when --to has none)
+            "hip": c.hip_after or c.hip_before,
+            "hip_before": c.hip_before,
             "hip_added": str(c.mapping.hip_added) if c.mapping.hip_added else None,
             "before": c.before.value,
             "after": c.after.value,
@@ -285,9 +288,14 @@ def diff(older, newer, families: tuple[str, ...], fmt: str, **target_values: Any
     console = _console()
     console.print(f"{len(records)} entries change status from ROCm {older} to ROCm {newer}")
     for r in records:
+        renamed = (
+            f", was {r['hip_before']}"
+            if r["hip_before"] and r["hip"] and r["hip_before"] != r["hip"]
+            else ""
+        )
         console.print(
             f"{r['family']:8} {r['cuda']} -> {r['hip'] or '-'}  "
-            f"({r['before']} -> {r['after']}, HIP added {r['hip_added'] or '-'})"
+            f"({r['before']} -> {r['after']}{renamed}, HIP added {r['hip_added'] or '-'})"
         )
 
 

@@ -44,17 +44,23 @@ class Change:
     mapping: Mapping
     before: Status
     after: Status
+    # the HIP name at each release (history.tsv: a counterpart renamed in between differs)
+    hip_before: str | None = None
+    hip_after: str | None = None
 
 
 def diff(tables: Tables, older: Version, newer: Version, target: Target) -> list[Change]:
-    """Rows whose status differs between two ROCm releases (became available, removed, ...)."""
+    """Rows whose status or HIP name differs between two ROCm releases (became available,
+    removed, renamed, ...), with the HIP name each release has."""
     old_t, new_t = replace(target, rocm=older), replace(target, rocm=newer)
     changes = []
     for row in tables.rows:
-        before = resolve_row(tables, row, old_t).status
-        after = resolve_row(tables, row, new_t).status
-        if before != after:
-            changes.append(Change(row, before, after))
+        before = resolve_row(tables, row, old_t)
+        after = resolve_row(tables, row, new_t)
+        if before.status != after.status or before.new_name != after.new_name:
+            changes.append(
+                Change(row, before.status, after.status, before.new_name, after.new_name)
+            )
     return changes
 
 
