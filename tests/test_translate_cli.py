@@ -713,3 +713,52 @@ def _kept(proc: subprocess.CompletedProcess) -> Counter[str]:
     )
     assert table == Counter(proc.stats["findings_per_code"]), err(proc)
     return table
+
+
+def test_standard_input_translates_as_the_named_file(tmp_path: Path, hipport: Hipport) -> None:
+    """`translate -` (issue 28): standard input to standard output, as `translate FILE
+    --stdout` translates FILE; --stdin-filename picks the configuration, the target and the
+    name a diff or a finding gives."""
+    proj = make_tree(
+        tmp_path / "p",
+        {
+            "old/.hipport.toml": 'rocm = "5.2"\n',
+            "old/k.cu": SAXPY,
+            "new/k.cu": SAXPY,
+        },
+    )
+    env = dict(hipport.env)
+    for sub in ("old", "new"):
+        named = hipport(f"{sub}/k.cu", "--stdout", "-q", cwd=proj)
+        piped = subprocess.run(
+            [sys.executable, "-m", "hipport", "translate", "-", "-q"]
+            + ["--stdin-filename", f"{sub}/k.cu"],
+            cwd=proj, env=env, input=SAXPY, capture_output=True, timeout=300,
+        )  # fmt: skip
+        assert piped.returncode == 0, piped.stderr
+        assert piped.stdout == named.stdout and piped.stdout != SAXPY
+    diff = subprocess.run(
+        [sys.executable, "-m", "hipport", "translate", "-", "--diff", "-q"]
+        + ["--stdin-filename", "new/k.cu"],
+        cwd=proj, env=env, input=SAXPY, capture_output=True, timeout=300,
+    )  # fmt: skip
+    assert diff.returncode == 1 and diff.stdout.startswith(b"diff --git a/new/k.cu b/new/k.cu")
+    assert files_of(proj / "new") == {"k.cu": SAXPY}  # nothing written
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["-", "-o", "out"], "standard input is translated to standard output or --diff"),
+        (["-", "--in-place"], "standard input is translated to standard output or --diff"),
+        (["-", "src"], "cannot be mixed with other paths"),
+        (["src", "--stdout", "--stdin-filename", "a.cu"], "--stdin-filename needs `-`"),
+    ],
+)
+def test_standard_input_misuse_is_a_usage_error(proj: Path, hipport: Hipport, args, message):
+    proc = subprocess.run(
+        [sys.executable, "-m", "hipport", "translate", *args],
+        cwd=proj, env=hipport.env, input=SAXPY, capture_output=True, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 2 and message in proc.stderr.decode(), proc.stderr
+    assert not (proj / "out").exists()

@@ -13,6 +13,7 @@ import click
 
 from hipport.cli.gate import load_baseline, policy_options, selection
 from hipport.cli.options import config_file_options, target_from, target_options
+from hipport.cli.output import STDIN
 from hipport.policy import FAIL_LEVELS
 
 
@@ -221,6 +222,13 @@ def common_options(func):
 )
 @click.option("--hip-suffix", is_flag=True, help="Shorthand for --rename-suffix .cu=.hip.")
 @click.option(
+    "--stdin-filename",
+    metavar="PATH",
+    help="With `-` as the path: the name of the source read from standard input (its "
+    "configuration, suffix and the name findings give); the translation goes to standard "
+    "output (--stdout, the default there) or as a diff (--diff).",
+)
+@click.option(
     "--fail-on",
     type=click.Choice(FAIL_LEVELS),
     default=None,
@@ -255,11 +263,13 @@ def translate(
     quiet: bool,
     stats_json: Path | None,
     progress: bool | None,
+    stdin_filename: str | None,
     **values: Any,
 ) -> int:
     """Rewrite CUDA sources under PATHS to HIP.
 
-    Choose one output: -o DIR (a mirrored tree), --in-place, --diff or --stdout. Sources
+    Choose one output: -o DIR (a mirrored tree), --in-place, --diff or --stdout
+    (`hipport translate - < a.cu` translates standard input to standard output). Sources
     (.cu .cuh .cpp .h ... ; .hip passes through) and CMake files are translated; .gitignore,
     .git and build folders are skipped. Exit codes: 0 done, 1 findings at --fail-on, a
     pending change with --diff, or a file that could not be written; 2 usage or internal
@@ -269,6 +279,12 @@ def translate(
     from hipport.config import ConfigError
     from hipport.policy import fail_level
 
+    given = None
+    if STDIN in (str(p) for p in paths):
+        given, paths = _given(paths, stdin_filename, outdir, in_place, show_diff)
+        to_stdout = not show_diff
+    elif stdin_filename:
+        raise click.UsageError("--stdin-filename needs `-` as the path")
     modes = [
         m
         for m, on in (
@@ -288,7 +304,7 @@ def translate(
         raise click.UsageError("--backup goes with --in-place")
     if hip_suffix:
         values["rename_suffix"] = {".cu": ".hip", **(values.get("rename_suffix") or {})}
-    missing = [str(p) for p in paths if not os.path.lexists(p)]
+    missing = [str(p) for p in paths if not os.path.lexists(p)] if given is None else []
     if missing:
         raise click.UsageError(
             f"no such file or directory: {', '.join(missing)}{dash_hint(missing)}"
@@ -296,6 +312,10 @@ def translate(
     config = load_config_for(list(paths))
     try:
         opts = run_options(values, config)
+        opts.given = given
+        if given is not None:  # as check -: read that file and the cached project index
+            opts.index_only_cached = True
+            paths = (Path(stdin_filename or os.path.relpath(given.path)),)
         fail_on = fail_level(fail_on or config.get("fail-on") or "never")
     except (ConfigError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
@@ -376,6 +396,21 @@ def _translate(
     if errors:  # a file that could not be written: the tree is not what was asked for
         code = 1
     return code
+
+
+def _given(paths, stdin_filename, outdir, in_place, show_diff):
+    """`-`: the one source from standard input (as `check -`), translated to standard
+    output or as a diff; (the GivenSource, the paths the run takes)."""
+    from hipport.cli.output import read_stdin_source
+    from hipport.runner import GivenSource
+
+    if len(paths) > 1:
+        raise click.UsageError("`-` (standard input) cannot be mixed with other paths")
+    if outdir is not None or in_place:
+        raise click.UsageError("standard input is translated to standard output or --diff")
+    path, data = read_stdin_source(stdin_filename)
+    base = path.parent if path.parent.is_dir() else Path.cwd()
+    return GivenSource(path, data), (base,)
 
 
 def _pending(f) -> bool:  # a FileOutcome

@@ -28,13 +28,18 @@ def minimum_rocm_line(rocm: Version | None, deciders: list[str]) -> str:
     return f"minimum ROCm for the translated code: {rocm} (decided by {shown})"
 
 
+def _files(count: int) -> str:
+    return "file" if count == 1 else "files"
+
+
 def files_line(summary: Any) -> str:
     stats = summary.stats()
+    scanned = stats["scanned"]
     return (
-        f"hipport: {stats['scanned']} files scanned: {stats['changed']} changed, "
+        f"hipport: {scanned} {_files(scanned)} scanned: {stats['changed']} changed, "
         f"{stats['unchanged']} unchanged, {stats['failed']} failed, "
         f"{stats['skipped']} skipped; {stats['cached']} from the cache"
-        + (f"; {stats['copied']} other files copied" if stats["copied"] else "")
+        + (f"; {stats['copied']} other {_files(stats['copied'])} copied" if stats["copied"] else "")
         + f" ({summary.elapsed:.2f} s)"
     )
 
