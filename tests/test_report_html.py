@@ -189,6 +189,37 @@ def test_headline_equals_json(made):
     assert page.testids["target-rocm"]["text"] == data["rocm"]["target"]
 
 
+def test_headline_counts_files_with_an_error(made):
+    page = parse(made["html"])
+    with_errors = sum(1 for f in made["json"]["files"] if f["errors"])
+    assert with_errors >= 1
+    assert page.testids["files-with-errors"]["text"] == str(with_errors)
+
+
+@pytest.mark.slow
+def test_a_patch_release_target_labels_its_tick_and_no_port_is_said(
+    made, hipport_cmd, subprocess_env
+):
+    """--rocm 7.2.2 resolves to the tables' 7.2.0: the chart's target tick says 7.2.2; the
+    oldest-release sentence says it covers only the APIs some release maps."""
+    out = made["dir"] / "patch.html"
+    proc = subprocess.run(
+        [*hipport_cmd, "check", str(made["dir"] / "project"), "--rocm", "7.2.2"]
+        + ["--format", "html", "-o", str(out)],
+        capture_output=True, text=True, env=subprocess_env, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode in (0, 1), proc.stderr
+    text = out.read_text(encoding="utf-8")
+    tick = re.search(r'class="axis tick is-target">([^<]+)</text>', text)
+    assert tick and tick.group(1) == "7.2.2", tick
+    assert ">7.2.0</text>" not in text
+    blocking = made["json"]["rocm"]["blocking_apis"]
+    assert blocking
+    deciding = re.search(r'<p id="deciding">(.*?)</p>', text, re.S)
+    assert deciding and "that some release maps" in deciding.group(1)
+    assert f"{len(blocking)} API" in deciding.group(1)
+
+
 def section(text: str, key: str) -> str:
     start = text.index(f'<section id="{key}">')
     end = text.find("<section id=", start + 10)

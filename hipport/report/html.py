@@ -148,7 +148,10 @@ def _headline(report: Report) -> str:
             "Files",
             t.files,
             f"{t.files}",
-            _e(f"{t.files_changed} to change, {t.files_failed} failed"),
+            f"{t.files_changed} to change, "
+            f'<span data-testid="files-with-errors">'
+            f"{sum(1 for f in report.files if f.errors)}</span> with an error, "
+            f"{t.files_failed} failed",
         ),
         _figure(
             "uses",
@@ -354,7 +357,7 @@ def _coverage_section(report: Report) -> str:
     return (
         head
         + "<figure>\n"
-        + coverage_svg(points, target)
+        + coverage_svg(points, target, report.rocm.target)
         + f"\n<figcaption>{caption}</figcaption>\n</figure>\n"
         + _deciding(report)
         + table
@@ -379,9 +382,16 @@ def _deciding(report: Report) -> str:
     r = report.rocm
     if not r.deciding_apis:
         return ""
+    blocking = len(r.blocking_apis)
+    scope = (
+        f"every API the code uses that some release maps ({_plural(blocking, 'API')} "
+        'no release maps: see <a href="#findings">the findings</a>)'
+        if blocking
+        else "every API the code uses"
+    )
     return (
-        f'<p id="deciding">ROCm {_e(r.minimum)} is the oldest release with every API the '
-        f"code uses; {_plural(len(r.deciding_apis), 'API')} first appeared in it: "
+        f'<p id="deciding">ROCm {_e(r.minimum)} is the oldest release with {scope}; '
+        f"{_plural(len(r.deciding_apis), 'API')} first appeared in it: "
         f'<span class="names">{_api_list(r.deciding_apis, 30)}</span>.</p>\n'
     )
 
@@ -431,7 +441,11 @@ class _Box:
         )
 
 
-def coverage_svg(points: Sequence[CoveragePoint], target: str | None) -> str:
+def coverage_svg(
+    points: Sequence[CoveragePoint], target: str | None, target_label: str | None = None
+) -> str:
+    """The step chart; `target` is the release point the target resolves to, labelled
+    `target_label` (the target as given: 7.2.2 resolves to the tables' 7.2.0)."""
     plot_w = CHART_W - PLOT_LEFT - PLOT_RIGHT
     plot_h = CHART_H - PLOT_TOP - PLOT_BOTTOM
     n = len(points)
@@ -475,6 +489,8 @@ def coverage_svg(points: Sequence[CoveragePoint], target: str | None) -> str:
         )
     xs = [xy(i, 0)[0] for i in range(n)]
     texts = [p.rocm for p in points]
+    if target_i is not None and target_label:
+        texts[target_i] = target_label
     keep = {n - 1} | ({target_i} if target_i is not None else set())
     shown, rotate = axis_labels(xs, texts, keep)
     ly = PLOT_TOP + plot_h + 16
