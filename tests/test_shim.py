@@ -125,6 +125,22 @@ def test_shim_is_deterministic_and_check_detects_staleness(tmp_path: Path) -> No
 
 
 @pytest.mark.slow
+def test_a_shim_inside_the_scanned_tree_is_not_read_as_the_project(tmp_path: Path) -> None:
+    """`hipport shim . -o hip-shim` run again (issue 28): the shim's own cuda_runtime.h is
+    not a project header that shadows CUDA's (the second run dropped it, --check failed)."""
+    project = tmp_path / "p"
+    shutil.copytree(EXAMPLE, project)
+    outside = tmp_path / "outside"
+    assert hipport("shim", project, "-o", outside, "--rocm", "5.2").returncode in (0, 1)
+    inside = project / "hip-shim"
+    for _ in range(2):
+        assert hipport("shim", project, "-o", inside, "--rocm", "5.2").returncode in (0, 1)
+        assert tree_bytes(inside) == tree_bytes(outside)
+    current = hipport("shim", "--check", inside, project, "--rocm", "5.2")
+    assert current.returncode == 0, current.stderr
+
+
+@pytest.mark.slow
 def test_names_are_exactly_the_projects(tmp_path: Path) -> None:
     (tmp_path / "a.cu").write_text(
         "#include <cuda_runtime.h>\n"

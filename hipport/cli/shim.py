@@ -58,6 +58,7 @@ def shim(
         raise click.UsageError("give exactly one of -o DIR or --check DIR")
     config = _load_config(paths)
     opts = run_options(values, config)
+    opts.exclude = [*(opts.exclude or []), *_own_output(paths, outdir or check_dir)]
     policy = (selection(config, select, ignore), load_baseline(baseline_file, no_baseline, config))
     with progress_bar(values.get("progress"), "reading sources") as update:
         result = generate(ShimRequest(list(paths), config, opts, cmake, *policy, update))
@@ -83,3 +84,18 @@ def shim(
     if report:
         result.print_report()
     return result.exit_code
+
+
+def _own_output(paths: tuple[Path, ...], shim_dir: Path) -> list[str]:
+    """The shim's own directory when it lies in the scanned tree, as an exclude pattern:
+    its forwarding headers (cuda_runtime.h, ...) are not the project's (read as the
+    project's, the next run dropped them and --check always failed)."""
+    import os
+
+    from hipport.project import common_base
+
+    base = os.path.realpath(common_base(list(paths)))
+    out = os.path.realpath(shim_dir)
+    if out == base or not out.startswith(base.rstrip(os.sep) + os.sep):
+        return []
+    return ["/" + Path(os.path.relpath(out, base)).as_posix() + "/"]
