@@ -413,5 +413,5 @@ def _verdict(report: Report, options: RenderOptions) -> str:
     if options.fail_on == "never":
         return "hipport: --fail-on never: not failing"
     if failing:
-        return f"hipport: {len(failing)} finding(s) at or above {options.fail_on}"
+        return f"hipport: {plural(len(failing), 'finding')} at or above {options.fail_on}"
     return f"hipport: no findings at or above {options.fail_on}"

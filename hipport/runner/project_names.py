@@ -6,6 +6,7 @@ knows them too. hipport.policy drops the findings they make moot: unknown identi
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,17 +22,28 @@ class ProjectIndex:
 
 
 def project_index(
-    config: Config, outcomes: dict[str, FileOutcome], use_cache: bool, save: bool = True
+    config: Config,
+    outcomes: dict[str, FileOutcome],
+    use_cache: bool,
+    save: bool = True,
+    follow_includes: bool = False,
 ) -> ProjectIndex:
     """Names the project defines and files it has anywhere: this run's files, plus the
     cached index of the rest of the project (so a run on one file, as in pre-commit, sees
     them too). `save=False` (a source given by content): this run's names replace the
-    file's in memory only, and count even when no such file exists."""
+    file's in memory only, and count even when no such file exists. `follow_includes` (a
+    run on named files): the project headers the run's files include, directly or not,
+    that the index does not know yet are read for their names too (a fresh clone has no
+    cache: the hook judged a macro its header defines as unknown CUDA)."""
     from hipport import cache as cache_mod
 
     index = cache_mod.load_index(config.root) if use_cache else {}
     changed = False
     root_abs = os.path.abspath(config.root)
+    if follow_includes:
+        found = included_headers(outcomes, root_abs, set(index))
+        changed = bool(found)
+        index.update(found)
     for outcome in outcomes.values():
         if outcome.result is not None:
             defined = outcome.result.defined_names
@@ -106,6 +118,58 @@ def _on_disk(header: str, directories: list[Path]) -> bool:
     if os.path.isabs(header):
         return False  # an absolute include names no file of the project
     return any(os.path.isfile(d / header) for d in directories)
+
+
+# How far a named-files run follows includes: headers read at most (a cold hook on one file
+# of a large tree reads what that file pulls in, not the tree).
+MAX_FOLLOWED = 256
+MAX_FOLLOWED_SIZE = 16 << 20  # bytes: a generated giant header is left to the full run
+_QUOTED_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
+
+
+def included_headers(
+    outcomes: dict[str, FileOutcome], root_abs: str, known: set[str]
+) -> dict[str, tuple[int, int, frozenset[str]]]:
+    """Index entries (size, mtime, names) of the project headers under `root_abs` that the
+    outcomes' files include with quotes, transitively (resolved against the including
+    file's directory, as the preprocessor does first), that `known` and the run lack."""
+    from hipport.engine import defined_names
+    from hipport.fsio import read_regular
+
+    prefix = root_abs.rstrip(os.sep) + os.sep
+    seen = set(known) | {_index_key(o.path, Path(root_abs), root_abs) for o in outcomes.values()}
+    todo = [
+        (str(o.path), o.result.source if o.result is not None else None)
+        for o in outcomes.values()
+        if o.kind != "other"
+    ]
+    out: dict[str, tuple[int, int, frozenset[str]]] = {}
+    while todo and len(out) < MAX_FOLLOWED:
+        path, data = todo.pop()
+        if data is None:
+            try:
+                data = read_regular(Path(path))
+            except (OSError, ValueError):
+                continue
+        here = os.path.dirname(path)
+        for m in _QUOTED_INCLUDE.finditer(data):
+            target = os.path.normpath(os.path.join(here, os.fsdecode(m.group(1))))
+            if not target.startswith(prefix):
+                continue
+            key = target[len(prefix) :].replace(os.sep, "/")
+            if key in seen:
+                continue
+            seen.add(key)
+            st = _stat(Path(target))
+            if st is None or not os.path.isfile(target) or st.st_size > MAX_FOLLOWED_SIZE:
+                continue
+            try:
+                header = read_regular(Path(target))
+            except (OSError, ValueError):
+                continue
+            out[key] = (st.st_size, st.st_mtime_ns, defined_names(header, target))
+            todo.append((target, header))
+    return out
 
 
 def _stat(path: Path) -> os.stat_result | None:

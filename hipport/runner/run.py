@@ -224,7 +224,13 @@ def finalize(
             )
     follow_renames_in_cmake(outcomes)
     # a given source's names count for this run only: its bytes are not the file's
-    index = project_index(config, outcomes, opts.use_cache, save=opts.given is None)
+    index = project_index(
+        config,
+        outcomes,
+        opts.use_cache,
+        save=opts.given is None,
+        follow_includes=opts.index_only_cached,
+    )
     names = index.names
     files = [outcomes[f.relpath] for f in found.files]
     skipped = _unreadable(discovery.skipped, discovery.base, opts.suffixes, files)
