@@ -13,7 +13,7 @@ import pytest
 from tests.conftest import ROOT
 
 # what the `hipport` console script runs (pyproject's [project.scripts]), named as it is
-ENTRY = [sys.executable, "-c", "import sys; from hipport.cli import main; main(prog_name='hipport')"]
+ENTRY = [sys.executable, "-c", "from hipport.cli import main; main(prog_name='hipport')"]
 
 
 def complete(shell: str, words: str | None = None) -> str:
