@@ -112,6 +112,19 @@ def _load(path: Path, kind: str) -> Any:
             gc.enable()
 
 
+# A reused entry's mtime is moved to now at most this often (the cap evicts the least
+# recently used: hipport.cache_admin), so a warm run does not write every entry's inode.
+TOUCH_EVERY = 3600
+
+
+def _touch(path: Path) -> None:
+    try:
+        if time.time() - os.stat(path).st_mtime > TOUCH_EVERY:
+            os.utime(path)
+    except OSError:
+        pass
+
+
 def write_private(path: Path, payload: bytes) -> None:
     """Temp file + rename, mode 0600, no fsync (a torn cache file is only a miss)."""
     atomic_write(path, payload, mode=0o600, durable=False)
@@ -150,9 +163,11 @@ class ResultStore:
         if content_hash(data) != digest:
             return None
         try:
-            return make(data, data if output is None else output, fields)
+            result = make(data, data if output is None else output, fields)
         except (CacheMiss, ValueError, TypeError, AttributeError):  # the wrong shape: a miss
             return None
+        _touch(entry_path)
+        return result
 
     def store(self, digest: str, file_key: str, source: bytes, output: bytes, fields: Any) -> None:
         entry_path, key = self._path(digest, file_key)

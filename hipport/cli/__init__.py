@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "shim": ("hipport.cli.shim", "shim", "Generate a CUDA-to-HIP compatibility layer."),
     "verify": ("hipport.cli.verify", "verify", "Compile translated output with a HIP compiler."),
     "init": ("hipport.cli.init", "init", "Write a starter [tool.hipport] configuration."),
+    "cache": ("hipport.cli.cache", "cache", "Show or empty the result cache."),
 }
 
 
@@ -37,6 +38,22 @@ class SuggestingGroup(click.Group):
         return super().resolve_command(ctx, args)
 
 
+def _trim_cache() -> None:
+    """The cache's size cap, kept after the command (hipport.cache_admin); only when a run
+    used the cache, and never a reason to fail the command."""
+    import sys
+
+    if "hipport.cache_admin" not in sys.modules:
+        return
+    from hipport.cache import FORMAT
+    from hipport.cache_admin import trim_if_used
+
+    try:
+        trim_if_used(f"v{FORMAT}")
+    except OSError:
+        pass
+
+
 class LazyGroup(SuggestingGroup):
     def invoke(self, ctx: click.Context) -> object:
         """Every subcommand under the one error handler (hipport.cli.errors); a command
@@ -44,6 +61,7 @@ class LazyGroup(SuggestingGroup):
         from hipport.cli.errors import guarded
 
         code = guarded(lambda: super(LazyGroup, self).invoke(ctx))
+        _trim_cache()
         ctx.exit(code if isinstance(code, int) else 0)
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -95,6 +95,13 @@ def _time_limit(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
+def _use_cache_dir(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:
+    """--cache-dir: the run's cache directory, as HIPPORT_CACHE_DIR would say (the worker
+    processes inherit it)."""
+    if value is not None:
+        os.environ["HIPPORT_CACHE_DIR"] = os.path.abspath(value)
+
+
 def common_options(func):
     """Options translate and check share: file selection, semantic mode, speed."""
     options = [
@@ -182,6 +189,16 @@ def common_options(func):
             is_flag=True,
             help="Apply the configuration's exclude to files named on the command line too "
             "(the pre-commit hooks pass it).",
+        ),
+        click.option(
+            "--cache-dir",
+            type=click.Path(file_okay=False, path_type=Path),
+            default=None,
+            expose_value=False,
+            is_eager=True,
+            callback=_use_cache_dir,
+            help="The result cache's directory (default: HIPPORT_CACHE_DIR, else the user "
+            "cache directory; see hipport cache).",
         ),
         click.option(
             "--progress/--no-progress",

@@ -137,6 +137,10 @@ def plan_run(found: Found, config: Config, opts: RunOptions) -> Plan:
     # project index: loading and rewriting the whole tree's result manifest would cost
     # more than translating the files themselves. A given source is never cached: its
     # bytes are not the file's.
+    if opts.use_cache:
+        from hipport.cache_admin import note_used
+
+        note_used(cache_mod.cache_dir())
     if opts.use_cache and not opts.index_only_cached and opts.given is None:
         manifest = cache_mod.open_manifest(
             config.root,
