@@ -87,6 +87,9 @@ class RuleInfo:
     # Reported once per API and file, at its first use, with the count and lines of the
     # others (a token-level rule whose every token would say the same: wmma::).
     once_per_file: bool = False
+    # Its findings name what to write instead (mappings/alternatives.tsv): `hipport rule`
+    # lists the alternatives.
+    alternatives: bool = False
 
 
 # What a once_per_file rule's summary adds (docs/rules.md and `hipport rule` say it).
@@ -106,6 +109,7 @@ UNSUPPORTED = RuleInfo(
     "Check the finding's alternative for an AMD hipExt API that can stand in.",
     module="rules.rename",
     kind=Kind.REWRITE,
+    alternatives=True,
 )
 
 NEEDS_NEWER_ROCM = RuleInfo(
@@ -936,6 +940,7 @@ MISSING_OVERLOAD = RuleInfo(
     "__builtin_nontemporal_load(p) for a streaming load of a float.",
     module="rules.overloads",
     kind=Kind.REWRITE,
+    alternatives=True,
 )
 
 OVERLOAD_COLLAPSES = RuleInfo(

@@ -271,6 +271,28 @@ def test_rule_explains_by_code_and_name():
     assert data["name"] == "unused-suppression"
 
 
+def test_rule_lists_the_alternatives_its_findings_name():
+    """Issue 26 item 3: `hipport rule` shows mappings/alternatives.tsv for the rules whose
+    findings name an alternative (HIP001, HIP025), exact and approximate apart."""
+    import csv
+
+    from hipport.tables.model import mappings_dir
+
+    with (mappings_dir() / "alternatives.tsv").open() as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    runner = CliRunner()
+    for code in ("HIP001", "HIP025"):
+        text = runner.invoke(main, ["rule", code]).output
+        assert "Alternatives (mappings/alternatives.tsv" in text
+        for row in rows:
+            line = next(x for x in text.splitlines() if x.startswith(f"    {row['cuda']} -> "))
+            assert row["hip"] in line
+            assert ("[suggested, never applied]" in line) == (row["exactness"] != "exact")
+        data = json.loads(runner.invoke(main, ["rule", code, "--format", "json"]).output)
+        assert {a["cuda"] for a in data["alternatives"]} == {r["cuda"] for r in rows}
+    assert "Alternatives" not in runner.invoke(main, ["rule", "HIP002"]).output
+
+
 def test_output_dash_is_standard_output(project):
     """`-o -` writes to standard output, as other tools do (it wrote a file named `-`)."""
     root = project({"src/a.cu": UNSUPPORTED})

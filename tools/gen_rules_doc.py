@@ -17,6 +17,7 @@ OUT = ROOT / "docs" / "rules.md"
 
 def render() -> str:
     from hipport.catalogue import ONCE_PER_FILE, RULES
+    from hipport.cli.check import rule_alternatives
 
     lines = [
         "# hipport rules",
@@ -59,6 +60,15 @@ def render() -> str:
             "",
             "**How to fix.** " + info.fix,
         ]
+        alternatives = rule_alternatives(info)
+        if alternatives:
+            lines += [
+                "",
+                "**Alternatives** (`mappings/alternatives.tsv`; exact ones are applied by "
+                "translate and the shim, approximate ones only suggested):",
+                "",
+                *(f"- `{a.cuda}` → {a.text()}" for a in alternatives),
+            ]
     return "\n".join(lines) + "\n"
 
 

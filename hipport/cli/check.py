@@ -413,7 +413,7 @@ def rule(code: str | None, show_all: bool, fmt: str) -> None:
             raise click.UsageError(f"unknown rule {code!r} (hipport rule --all lists them)")
         infos = [info]
     if fmt == "json":
-        data = [rule_dict(i) for i in infos]
+        data = [_with_alternatives(rule_dict(i), i) for i in infos]
         click.echo(json.dumps(data if show_all else data[0], indent=2))
         return
     if show_all:
@@ -422,6 +422,27 @@ def rule(code: str | None, show_all: bool, fmt: str) -> None:
             click.echo(f"{i.code}  {i.name:<{width}}  {i.severity.value:<7}  {i.summary}")
         return
     click.echo(explain(infos[0]))
+
+
+def rule_alternatives(info) -> list:
+    """The alternatives a rule's findings name (mappings/alternatives.tsv), exact first."""
+    if not info.alternatives:
+        return []
+    from hipport.tables import load_tables
+
+    rows = load_tables().alternatives.values()
+    return sorted(rows, key=lambda a: (not a.exact, a.cuda))
+
+
+def _with_alternatives(data: dict, info) -> dict:
+    alternatives = rule_alternatives(info)
+    if alternatives:
+        data["alternatives"] = [
+            {"cuda": a.cuda, "family": a.family, "hip": a.hip, "exact": a.exact,
+             "since": str(a.since) if a.since else None, "note": a.note}
+            for a in alternatives
+        ]  # fmt: skip
+    return data
 
 
 def explain(info) -> str:
@@ -438,4 +459,18 @@ def explain(info) -> str:
         f"Why it matters\n{block(info.why)}\n\n"
         f"Example\n{block(info.example)}\n\n"
         f"How to fix it\n{block(info.fix)}\n"
+    ) + _alternatives_text(info)
+
+
+def _alternatives_text(info) -> str:
+    alternatives = rule_alternatives(info)
+    if not alternatives:
+        return ""
+    lines = [
+        f"    {a.cuda} -> {a.text()}" + ("" if a.exact else "  [suggested, never applied]")
+        for a in alternatives
+    ]
+    return (
+        "\nAlternatives (mappings/alternatives.tsv; exact ones are applied by translate and "
+        "the shim)\n" + "\n".join(lines) + "\n"
     )
