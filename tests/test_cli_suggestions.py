@@ -18,7 +18,7 @@ def run(*args: str):
 @pytest.mark.parametrize(
     "args,expected",
     [
-        (["chek", "."], "Did you mean 'check'?"),
+        (["chek", "."], "Did you mean 'check' or 'cache'?"),  # nearest first
         (["tabels"], "Did you mean 'tables'?"),
         (["transalte"], "Did you mean 'translate'?"),
         (["tables", "shwo", "cudaMalloc"], "Did you mean 'show'?"),
