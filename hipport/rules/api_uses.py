@@ -97,9 +97,12 @@ def _type_names_declared_as_variables(ctx: Context, names: set[str]) -> frozense
         return frozenset()
     toks = ctx.tokens
     texts, kinds = toks.texts, toks.kinds
+    directive_at = ctx.directive_at
     out = set()
     for i in ctx.where(types):
-        if texts[i + 1 : i + 2] and texts[i + 1] not in _AFTER_DECLARATOR:
+        # a declarator is code, followed by what ends or continues its declaration (not
+        # `#define gpuError_t cudaError_t`, where the type is the macro's replacement)
+        if i in directive_at or texts[i + 1 : i + 2] == [] or texts[i + 1] not in _AFTER_DECLARATOR:
             continue
         j = i - 1
         while j >= 0 and texts[j] in ("*", "&", "&&"):
