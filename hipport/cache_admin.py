@@ -146,8 +146,13 @@ def maybe_trim(directory: Path, current_format: str, now: float | None = None) -
     except OSError:
         pass
     try:
+        from hipport.cache import write_private
+        from hipport.cache_format import dumps
+
         directory.mkdir(parents=True, exist_ok=True)
-        stamp.touch()
+        # a cache file like any other (its mtime is what counts): every file in the cache
+        # directory is in the cache's own format
+        write_private(stamp, dumps("trim-stamp", [now]))
         os.utime(stamp, (now, now))
     except OSError:
         return None
