@@ -36,6 +36,10 @@ DEBIAN_LACKS = {
 # `#if CUDA_VERSION >= 13000`; the other two include error_string_compat.cuh, whose
 # cuGetErrorName call is under `#ifdef __cuda_cuda_h__` (cuda.h's guard, never set under HIP).
 ERROR_IN_DEAD_BRANCH = {"memory_unified.cu", "error_checking.cu", "multi_gpu_peer.cu"}
+# Errors about the CUDA side, not HIP's: HIP014 says the CUDA 13 signature of
+# cudaGraphCreate / cudaGraphAddDependencies is not HIP's, but this program is written for the
+# older one (no --cuda given), which HIP has: it compiles through the shim.
+CUDA_SIDE_ERRORS = {"graph_explicit.cu"}
 
 
 _CACHE = tempfile.mkdtemp(prefix="hipport-shim-tests-")  # never inside the checkout
@@ -238,7 +242,7 @@ def test_corpus_compiles_through_the_shim_where_check_finds_no_error(tmp_path: P
             assert DEBIAN_LACKS[program.name] in proc.stderr, proc.stderr
             continue
         expect_ok = not ({program.name} | local_includes(program)) & errors
-        if program.name in ERROR_IN_DEAD_BRANCH:
+        if program.name in ERROR_IN_DEAD_BRANCH | CUDA_SIDE_ERRORS:
             expect_ok = True
         if (proc.returncode == 0) != expect_ok:
             wrong.append(f"{program.name}: compiled={proc.returncode == 0}\n{proc.stderr[-800:]}")
@@ -337,12 +341,11 @@ def test_consistency_programs_compile_through_the_shim_where_check_finds_no_erro
         "stream_wait_default_flags.cu": (MISSED,),
         "graph_instantiate_flags.cu": (MISSED,),
     }
-    # The same for new programs: HIP113 flips the __CUDACC_VER_MAJOR__ test, translate removes
-    # CUDART_CB (the shim leaves it undefined) and casts the built-in coordinate in
-    # min(rem, blockDim.x).
+    # The same for new programs: HIP113 flips the __CUDACC_VER_MAJOR__ test and translate
+    # casts the built-in coordinate in min(rem, blockDim.x). (CUDART_CB: the shim defines it
+    # empty, as translate drops it.)
     known |= {
         "version_cudacc_qualifiers.cu": (MISSED,),
-        "stream_host_callbacks.cu": (MISSED,),
         "tail_min_blockdim.cu": (MISSED,),
     }
     # The programs whose only error is HIP002 cuGetErrorName in helper_errors.h's

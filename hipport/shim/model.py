@@ -74,6 +74,9 @@ class ShimModel:
     conditions: list[str] = field(default_factory=list)  # macros HIP names need defined
     # CUDA include guards the project tests (`#ifdef __CUDA_RUNTIME_H__`) -> HIP's guard
     guards: list[tuple[str, str]] = field(default_factory=list)
+    # CUDA macros that expand to nothing on Linux and that HIP lacks (gate facts, kind
+    # empty-macro: CUDART_CB), used by the project: defined empty, as translate drops them
+    empty_macros: list[str] = field(default_factory=list)
     # warp *_sync intrinsics the target has (HIP's 64-bit masks) and the release from which
     # it has them: wrapped so that CUDA's 32-bit full-warp mask names every lane
     warp_masks: list[tuple[str, Version]] = field(default_factory=list)
@@ -105,6 +108,7 @@ def build_model(
     model = ShimModel(target)
     guards = mappings.include_guards.shim
     model.guards = sorted((g, guards[g]) for g in words & guards.keys())
+    model.empty_macros = sorted(words & mappings.gate.empty_macros.keys())
     model.headers = [
         h for h in (_header(mappings, target, inc, project_files) for inc in sorted(includes)) if h
     ]

@@ -114,6 +114,9 @@ def _mapping_header(model: ShimModel, banner: str) -> str:
             f"#define {cuda} 1",
             "#endif",
         ]
+    for name in model.empty_macros:
+        # as translate drops it (HIP027): CUDA's headers define it as nothing off Windows
+        lines += [f"#ifndef {name}", f"#define {name}", "#endif"]
     by_family: dict[str, list[NameUse]] = {}
     for use in model.names:
         by_family.setdefault(use.family, []).append(use)
