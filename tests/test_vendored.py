@@ -13,7 +13,12 @@ from click.testing import CliRunner
 from hipport.cli import main
 
 UNPORTED = b"#include <cuda_runtime.h>\nvoid f(){ cudaInitDevice(0, 0, 0); }\n"
-GL_HEADER = b"void glTexParameteri(int target, int texture);\n"  # `texture`, a plain name
+# an OpenGL loader header with a CUDA-GL interop helper (`texture` is a plain name there, no
+# finding since 0445baf; the interop call is HIP001)
+GL_HEADER = (
+    b"void glTexParameteri(int target, int texture);\n"
+    b"static void glcuda_init(void) { cudaGLSetGLDevice(0); }\n"
+)
 
 
 @pytest.fixture
