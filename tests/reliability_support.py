@@ -81,3 +81,14 @@ def snapshot(tree: Path) -> dict[str, bytes]:
             if p.is_file() and not p.is_symlink():
                 out[p.relative_to(tree).as_posix()] = p.read_bytes()
     return out
+
+
+# A fresh parent, so RUSAGE_CHILDREN sees only hipport and its workers: a child forked from
+# the test process itself starts with that process's resident set as its peak (the kernel
+# keeps the high-water mark across exec), so a large pytest process inflates it.
+RSS_PROBE = """
+import os, resource, subprocess, sys
+with open(os.environ["RSS_PROBE_LOG"], "w") as log:
+    rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=log)
+print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability_support import ROOT, cuda_file, env, expected, hipport
+from tests.reliability_support import ROOT, RSS_PROBE, cuda_file, env, expected, hipport
 
 SRC = cuda_file()
 WANT = expected(SRC)
@@ -261,14 +261,6 @@ def test_read_source_never_blocks_on_a_fifo(tmp_path: Path) -> None:
 
 
 # --- size and shape -------------------------------------------------------------------------
-
-# a fresh parent, so RUSAGE_CHILDREN sees only hipport and its workers
-RSS_PROBE = """
-import os, resource, subprocess, sys
-with open(os.environ["RSS_PROBE_LOG"], "w") as log:
-    rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=log)
-print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-"""
 
 
 @pytest.mark.slow
