@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import os
 import pty
-import select
 import subprocess
 import sys
 
 import pytest
 
 from tests.conftest import ROOT
+from tests.terminal_support import read_terminal
 
 EXAMPLE = ROOT / "examples" / "saxpy_project"
 pytestmark = pytest.mark.slow  # a dozen CLI runs
@@ -39,23 +39,8 @@ def run_with_terminal_stderr(args: list[str], cwd, extra_env: dict[str, str]):
         stderr=follower,
     )
     os.close(follower)
-    chunks = []
-    while True:
-        ready, _, _ = select.select([leader], [], [], 120)
-        if not ready:
-            proc.kill()
-            break
-        try:
-            data = os.read(leader, 65536)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not data:
-            break
-        chunks.append(data)
-    out = proc.stdout.read()
-    proc.wait(timeout=120)
-    os.close(leader)
-    return out, b"".join(chunks).decode("utf-8", "replace"), proc.returncode
+    terminal = read_terminal(leader, proc)
+    return proc.stdout.read(), terminal.decode("utf-8", "replace"), proc.returncode
 
 
 COMMANDS = {

@@ -26,7 +26,6 @@ import difflib
 import json
 import os
 import pty
-import select
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +35,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import ROOT
+from tests.terminal_support import read_terminal
 
 EXAMPLE = ROOT / "examples" / "saxpy_project"
 GOLDEN = ROOT / "tests" / "golden" / "terminal"
@@ -179,22 +179,7 @@ def at_a_terminal(cmd, env, args, cwd) -> str:
         [*cmd, "check", *args], cwd=cwd, env=env, stdout=follower, stderr=subprocess.DEVNULL
     )
     os.close(follower)
-    chunks = []
-    while True:
-        ready, _, _ = select.select([leader], [], [], 120)
-        if not ready:
-            proc.kill()
-            break
-        try:
-            data = os.read(leader, 65536)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not data:
-            break
-        chunks.append(data)
-    proc.wait(timeout=120)
-    os.close(leader)
-    return b"".join(chunks).decode("utf-8", "replace")
+    return read_terminal(leader, proc).decode("utf-8", "replace")
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
