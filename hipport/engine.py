@@ -171,6 +171,8 @@ def once_per_file(findings: list[Finding]) -> list[Finding]:
     """The findings of rules the catalogue reports once per API and file (once_per_file):
     the first use of each API stays, saying how many uses the file has and where the next
     ones are; the others go. Runs after the dead-arm filter, so only live uses count."""
+    if not any(RULES[f.code].once_per_file for f in findings):
+        return findings  # the common case: no sort, no copy (the engine sorts after)
     merged: dict[tuple[str, str | None], list[Finding]] = {}
     out: list[Finding] = []
     for f in sorted(findings, key=lambda f: (f.location.line, f.location.column)):
