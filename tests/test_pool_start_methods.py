@@ -93,3 +93,15 @@ def test_the_pool_starts_workers_the_way_asked(monkeypatch, method: str) -> None
 
     default = multiprocessing.get_start_method()
     assert _Pool(1, WorkerSetup(Target(), EngineOptions()), 1).ctx.get_start_method() == default
+
+
+def test_an_unknown_start_method_is_a_usage_error_naming_the_variable(tmp_path: Path) -> None:
+    """Before, `cannot find context for 'bogus'` ended as an internal error."""
+    proc = hipport(
+        ["check", _tree(tmp_path), "--no-cache", "-j", "2"],
+        tmp_path / "cache",
+        HIPPORT_START_METHOD="bogus",
+    )
+    assert proc.returncode == 2
+    assert b"HIPPORT_START_METHOD='bogus' is not a start method" in proc.stderr
+    assert b"internal error" not in proc.stderr

@@ -228,6 +228,23 @@ class _Worker:
         self.conn.close()
 
 
+def _start_method() -> str | None:
+    """HIPPORT_START_METHOD, if set: one of this platform's start methods, else a usage error
+    naming the variable (None: Python's default for the platform)."""
+    import multiprocessing
+
+    from hipport.config import ConfigError
+
+    method = os.environ.get("HIPPORT_START_METHOD") or None
+    allowed = multiprocessing.get_all_start_methods()
+    if method is not None and method not in allowed:
+        raise ConfigError(
+            f"HIPPORT_START_METHOD={method!r} is not a start method on this platform "
+            f"(one of {', '.join(allowed)})"
+        )
+    return method
+
+
 class _Pool:
     """Workers fed one file at a time, so the parent always knows which file each holds:
     the one that overruns the time limit is killed with its worker, the one whose worker
@@ -236,7 +253,7 @@ class _Pool:
     def __init__(self, jobs: int, setup: WorkerSetup, time_limit: float) -> None:
         import multiprocessing
 
-        self.ctx = multiprocessing.get_context(os.environ.get("HIPPORT_START_METHOD") or None)
+        self.ctx = multiprocessing.get_context(_start_method())
         self.setup, self.time_limit, self.jobs = setup, time_limit, jobs
 
     def run(self, todo: list[WorkItem]) -> Iterator[WorkResult]:
