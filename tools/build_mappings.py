@@ -9,7 +9,9 @@ identifier scan, and writes one TSV per family plus history.tsv, includes.tsv, h
 (from tools/hipext_curated.tsv, versioned by the identifier scan), copies of the reviewed
 corrections kept by hand in tools/ (overrides.tsv, additions.tsv, include_overrides.tsv,
 conditions.tsv, alternatives.tsv),
-counts.json and NOTICE. The output is deterministic, so a
+counts.json, NOTICE, and evidence.tsv (tools/build_evidence.py: where Debian's HIP 5.2
+headers, the HIP 6.3 headers and the identifier lists show each mapped name; it prints the
+entries whose evidence contradicts the tables). The output is deterministic, so a
 test can regenerate it and compare with what is committed.
 """
 
@@ -416,6 +418,10 @@ def notice_text(data: Path) -> str:
         "the identifier lists of AMD's hip-python and hip-python-interop bindings (ROCm\n"
         "6.2.0, 6.3.3, 6.4.4, 7.0.2, 7.1.1 and 7.2.2), used under this license:\n\n"
         + match.group(1)
+        + "\nevidence.tsv names the header and line where HIP's headers declare each mapped\n"
+        "name (Debian's HIP 5.2 and the HIP 6.3 runtime headers of ROCm/HIP and ROCm/clr),\n"
+        "which are under this license:\n\n"
+        + (data.parent / "hip-6.3" / "LICENSE.txt").read_text(encoding="utf-8")
     )
 
 
@@ -447,6 +453,16 @@ def build(data: Path, out: Path) -> dict[str, int]:
     __import__("runpy").run_path(str(HERE / "build_arguments.py"))["build"](data, out)
     __import__("runpy").run_path(str(HERE / "build_gate_facts.py"))["build"](data, out)
     __import__("runpy").run_path(str(HERE / "build_facts.py"))["build_facts"](data, out)
+    contradictions = __import__("runpy").run_path(str(HERE / "build_evidence.py"))["build"](
+        data, out
+    )
+    for row in contradictions:
+        print(
+            f"evidence contradicts the tables: {row['cuda']} -> {row['hip']} ({row['family']}): "
+            f"the table has it from {row['table_added']}, the headers lack it "
+            f"(HIP 5.2: {row['hip_5_2'] or '-'}, HIP 6.3: {row['hip_6_3'] or '-'}); "
+            f"checked from {row['check_added'] or 'never'}"
+        )
     return counts
 
 

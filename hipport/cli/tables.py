@@ -46,8 +46,10 @@ def _console():
 @format_option
 def show(name: str, fmt: str, **target_values: Any) -> int | None:
     """Show one entry, looked up by its CUDA name, its HIP name or a hipExt name, with every
-    version column, what it resolves to for the target, and the argument rewrites that
-    apply to its calls; or the rule for a CUDA namespace (cub, cuda, thrust, ...)."""
+    version column, what it resolves to for the target, where the releases show its HIP
+    name (header:line in HIP 5.2 and 6.3, hip-python; or that no evidence covers it), and
+    the argument rewrites that apply to its calls; or the rule for a CUDA namespace (cub,
+    cuda, thrust, ...)."""
     from hipport.mappings import load_mappings
     from hipport.tables import resolve
     from hipport.tables.arguments import namespace_rule, rewrites_for
@@ -83,6 +85,7 @@ def show(name: str, fmt: str, **target_values: Any) -> int | None:
             "alternative": res.substitute.text() if res.substitute else None,
             "alternative_evidence": res.substitute.evidence if res.substitute else None,
         }
+        entry["release_evidence"] = _release_evidence(tbl, row, res.new_name or row.hip)
         entry["argument_rewrites"] = rewrites_for(
             mappings.tables, mappings.arguments, row.cuda, target
         )
@@ -103,6 +106,30 @@ def show(name: str, fmt: str, **target_values: Any) -> int | None:
         _print_entry(console, namespace, title=f"namespace {namespace['namespace']}::")
     if ext_entry:
         _print_entry(console, ext_entry, title=f"{ext_entry['name']} (AMD extension)")
+
+
+# evidence.tsv's key columns (the entry shows them already); the others are printed
+_EVIDENCE_KEY = ("cuda", "family", "hip", "table_added")
+
+
+def _release_evidence(tbl, row, hip: str | None) -> dict[str, Any] | None:
+    """Where the releases show the HIP name a row maps to (mappings/evidence.tsv), or that
+    no evidence covers it."""
+    if not hip:
+        return None
+    found = tbl.release_evidence(row._replace(hip=hip))
+    if found is None or found["status"] == "none":
+        return {
+            "status": "none",
+            "note": f"no evidence covers {hip}: the sources read (Debian's HIP 5.2 headers: "
+            "hip/, hiprand/, hipsparse/; the HIP 6.3 runtime headers; hip-python 6.2.0 ... "
+            "7.2.2; the HIP header scan) do not show it, so its release is the tables' (or "
+            "a reviewed override's) alone",
+        }
+    out: dict[str, Any] = {k: v or None for k, v in found.items() if k not in _EVIDENCE_KEY}
+    if found["status"] == "builtin":
+        out["note"] = f"{hip} is a C++ type, not a name a header declares"
+    return out
 
 
 def _close_names(tbl, name: str) -> list[str]:

@@ -276,18 +276,26 @@ def _addition(row: dict[str, str]) -> Mapping:
     )
 
 
-def _read_history(path: Path) -> dict[tuple[str, str], tuple[EarlierMapping, ...]]:
-    """history.tsv by (CUDA name, family), oldest mapping first."""
+def _read_history(
+    path: Path, checks: dict[tuple[str, str, str], tuple[str, Version, str]] | None = None
+) -> dict[tuple[str, str], tuple[EarlierMapping, ...]]:
+    """history.tsv by (CUDA name, family), oldest mapping first; `checks`: the releases the
+    headers' evidence gives instead (evidence.tsv, `contradicts` rows)."""
     out: dict[tuple[str, str], list[EarlierMapping]] = {}
     for r in read_tsv(path):
+        check = (checks or {}).get((r["cuda"], r["family"], r["hip"]))
+        added = Version.parse(r["hip_added"])
+        evidence = r["evidence"]
+        if check is not None and check[1] > added and check[1] < Version.parse(r["hip_until"]):
+            added, evidence = check[1], f"{evidence}; {check[2]}"
         earlier = EarlierMapping(
             r["cuda"],
             r["family"],
             r["hip"],
-            Version.parse(r["hip_added"]),
+            added,
             _version(r["hip_experimental"]),
             Version.parse(r["hip_until"]),
-            r["evidence"],
+            evidence,
         )
         out.setdefault((earlier.cuda, earlier.family), []).append(earlier)
     return {k: tuple(sorted(v, key=lambda e: e.hip_added)) for k, v in out.items()}
@@ -306,11 +314,51 @@ def _read_releases(path: Path) -> Landscape:
     )
 
 
+def _evidence_checks(path: Path) -> dict[tuple[str, str, str], tuple[str, Version, str]]:
+    """(cuda, family, hip) -> (status, release, why) for the evidence.tsv rows that change a
+    version check: `filled` and `contradicts` with a release. Only those lines are split (the
+    file has a row for every mapping; this runs at start-up)."""
+    if not path.exists():
+        return {}
+    lines = path.read_text(encoding="utf-8").split("\n")
+    header = lines[0].split("\t")
+    out = {}
+    for line in lines[1:]:
+        if "\tfilled\t" not in line and "\tcontradicts\t" not in line:
+            continue
+        r = dict(zip(header, line.split("\t"), strict=True))
+        if not r["check_added"]:
+            continue
+        places = ", ".join(
+            f"{label} {r[c]}"
+            for label, c in (
+                ("HIP 5.2", "hip_5_2"),
+                ("HIP 6.3", "hip_6_3"),
+                ("hip-python", "hip_python"),
+                ("header scan", "header_scan"),
+            )
+            if r[c]
+        )
+        why = (
+            f"evidence.tsv ({r['status']}): {r['hip']} from {r['check_added']} ({places})"
+            if r["status"] == "filled"
+            else f"evidence.tsv (contradicts the table's {r['table_added']}): {r['hip']} "
+            f"from {r['check_added']} ({places})"
+        )
+        out[(r["cuda"], r["family"], r["hip"])] = (
+            r["status"],
+            Version.parse(r["check_added"]),
+            why,
+        )
+    return out
+
+
 class Tables:
     """All tables, indexed by CUDA name, HIP name and hipExt name."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
+        self._evidence: dict[tuple[str, str, str], dict[str, str]] | None = None
         self.rows: list[Mapping] = []
         for family in FAMILIES:
             self.rows.extend(_read_family(directory / f"{family}.tsv"))
@@ -338,6 +386,7 @@ class Tables:
             for r in read_tsv(directory / "alternatives.tsv")
         }
         self._apply_exact_alternatives()
+        self._apply_release_evidence(directory / "evidence.tsv")
         self.additions = read_tsv(directory / "additions.tsv")
         self.rows.extend(_addition(a) for a in self.additions)
         self.by_cuda: dict[str, list[Mapping]] = {}
@@ -347,7 +396,7 @@ class Tables:
             for name in (row.hip, row.roc):
                 if name:
                     self.by_hip.setdefault(name, []).append(row)
-        self.history = _read_history(directory / "history.tsv")
+        self.history = _read_history(directory / "history.tsv", self._evidence_checks)
         for (cuda, family), earlier in self.history.items():
             rows = [r for r in self.by_cuda.get(cuda, ()) if r.family == family]
             for e in earlier:
@@ -427,6 +476,31 @@ class Tables:
                 unsupported=False,
                 evidence=f"alternatives.tsv (exact): {alt.note}. {alt.evidence}",
             )
+
+    def _apply_release_evidence(self, path: Path) -> None:
+        """The release evidence.tsv gives where the table gives none (`filled`) or where the
+        headers contradict the table (`contradicts`): the version check uses it. A reviewed
+        override or exact alternative (they carry their own evidence) wins."""
+        self._evidence_checks = _evidence_checks(path)
+        reviewed = {(o["cuda"], o["family"]) for o in self.overrides if o["hip_added"]}
+        reviewed |= {k for k, a in self.alternatives.items() if a.exact}
+        for i, row in enumerate(self.rows):
+            if row.hip is None or (row.cuda, row.family) in reviewed:
+                continue
+            check = self._evidence_checks.get((row.cuda, row.family, row.hip))
+            if check is None:
+                continue
+            status, added, why = check
+            if status == "filled" or row.hip_added is None or added > row.hip_added:
+                self.rows[i] = row._replace(hip_added=added, evidence=row.evidence or why)
+
+    def release_evidence(self, mapping: Mapping | EarlierMapping) -> dict[str, str] | None:
+        """The evidence.tsv row of a mapping (read on first use), or None if it has none."""
+        if self._evidence is None:
+            path = self.directory / "evidence.tsv"
+            rows = read_tsv(path, optional=True)
+            self._evidence = {(r["cuda"], r["family"], r["hip"]): r for r in rows}
+        return self._evidence.get((mapping.cuda, mapping.family, mapping.hip or ""))
 
     def alternative(self, mapping: Mapping | None) -> Alternative | None:
         """The approximate alternative of a row, if alternatives.tsv has one."""
