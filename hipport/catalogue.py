@@ -735,7 +735,7 @@ CUDA_ONLY_DEVICE_API = RuleInfo(
     "cuda-only-device-api",
     Severity.ERROR,
     "A CUDA device function, keyword or attribute the target HIP does not have "
-    "(atomicInc_system, atomic*_block, __nanosleep, __activemask, __syncwarp, "
+    "(atomic*_block, __nanosleep, __activemask, __syncwarp, "
     "__reduce_*_sync, __dp4a, __isShared, __cvta_generic_to_shared, __grid_constant__, "
     "__cluster_dims__, ...).",
     "hipport's mapping tables do not list these names, so nothing renames them and the HIP "
@@ -747,13 +747,12 @@ CUDA_ONLY_DEVICE_API = RuleInfo(
     "so. A name the program defines itself, or that sits in an #if arm hipcc does not "
     "compile, is not reported.",
     "__global__ void k(unsigned* counter, const int n) {\n"
-    "    atomicInc_system(counter, n);\n"
+    "    atomicInc_block(counter, n);\n"
     "    __nanosleep(100);\n"
     "}",
-    "Use what the finding suggests (atomicInc_system -> a CAS loop with atomicCAS_system, "
-    "atomicAdd_block -> atomicAdd, __activemask -> __ballot(1), __grid_constant__ -> drop "
-    "it), or keep the CUDA code behind #if defined(__HIP_PLATFORM_NVIDIA__) with an AMD "
-    "branch.",
+    "Use what the finding suggests (atomicAdd_block -> atomicAdd, __activemask -> "
+    "__ballot(1), __grid_constant__ -> drop it), or keep the CUDA code behind "
+    "#if defined(__HIP_PLATFORM_NVIDIA__) with an AMD branch.",
     module="rules.hazards.cuda_only_device_api",
     kind=Kind.GATE,
 )
@@ -1009,6 +1008,50 @@ COORDINATE_CAST = RuleInfo(
     kind=Kind.REWRITE,
 )
 
+UNSIGNED_MIN_MAX = RuleInfo(
+    "HIP029",
+    "unsigned-min-max",
+    Severity.NOTE,
+    "CUDA's umin/umax (ullmin/ullmax), which HIP does not declare; translate calls min/max "
+    "with both arguments cast to the CUDA parameter type.",
+    "HIP declares no umin, umax, ullmin or ullmax (Debian's HIP 5.2 and the 6.3 headers; "
+    "mappings/gate_facts.tsv, kind unsigned-min-max, with the evidence), so the call does not "
+    "compile. Renaming it to min/max is not enough: min(u, 1) with an unsigned u picks HIP's "
+    "int min(int, int), and an unsigned value above INT_MAX then compares as negative. Casting "
+    "both arguments to the CUDA parameter type selects the unsigned overload and converts "
+    "them as CUDA's call does. A use that is not a two-argument call (its address, a macro "
+    "that supplies the arguments) is an error that names the form to write.",
+    "__global__ void clamp(unsigned *k, unsigned lo, unsigned hi) {\n"
+    "    k[threadIdx.x] = umax(lo, umin(k[threadIdx.x], hi));\n"
+    "}",
+    "Nothing to do for a call: it is rewritten. Elsewhere write "
+    "min((unsigned int)(a), (unsigned int)(b)) (unsigned long long for ullmin/ullmax).",
+    module="rules.unsigned_min_max",
+    kind=Kind.REWRITE,
+)
+
+SYSTEM_ATOMIC_HELPER = RuleInfo(
+    "HIP030",
+    "system-atomic-helper",
+    Severity.NOTE,
+    "atomicInc_system/atomicDec_system, which the target HIP lacks; translate calls a "
+    "compare-and-swap helper with CUDA's semantics that it defines once in the file.",
+    "HIP has atomicInc/atomicDec and atomicCAS_system but no system-scope atomicInc_system "
+    "or atomicDec_system (Debian's HIP 5.2 and the 6.3 headers; mappings/gate_facts.tsv, kind "
+    "system-atomic, with the evidence), so the call does not compile. translate renames the "
+    "call to hipport_atomicInc_system / hipport_atomicDec_system, a loop over "
+    "atomicCAS_system that stores CUDA's value ((old >= val) ? 0 : old + 1 for Inc; "
+    "((old == 0) | (old > val)) ? val : old - 1 for Dec) and returns the old one, and "
+    "defines it, guarded by its own macro, before the first file-level declaration that uses "
+    "it. Translating the output again changes nothing.",
+    "__global__ void claim(unsigned *cursor, unsigned *owner, unsigned slots) {\n"
+    "    owner[atomicInc_system(cursor, slots - 1)] = threadIdx.x;\n"
+    "}",
+    "Nothing to do: the call is rewritten and the helper defined.",
+    module="rules.system_atomics",
+    kind=Kind.REWRITE,
+)
+
 # --------------------------------------------------------------------------- the index
 
 # The rewrite rules, in the order the engine runs them (earlier edits win overlaps).
@@ -1022,6 +1065,8 @@ REWRITE_ORDER: tuple[str, ...] = (
     "rules.vector_operators",
     "rules.collapsing_overloads",
     "rules.coordinate_casts",
+    "rules.unsigned_min_max",
+    "rules.system_atomics",
     "rules.version_tests",
     "rules.namespaces",
     "rules.includes",

@@ -245,7 +245,7 @@ def include_guards(rows: Rows) -> IncludeGuards:
 @dataclass(frozen=True)
 class GateFact:
     cuda: str
-    kind: str  # device-function, attribute, default-argument, macro
+    kind: str  # device-function, attribute, default-argument, macro, ... (build_gate_facts)
     hip_added: Version | None  # the first release whose HIP headers have it (from the scan)
     checked_absent_in: Version  # the newest release the evidence covers
     failing_arg_counts: frozenset[int]  # call arities CUDA accepts and HIP rejects
@@ -293,6 +293,19 @@ class GateFacts:
     def coordinate_arguments(self) -> dict[str, GateFact]:
         """Functions a built-in coordinate argument makes ambiguous (its proxy type)."""
         return self.of_kind("coordinate-argument")
+
+    @cached_property
+    def unsigned_min_max(self) -> dict[str, GateFact]:
+        """CUDA's unsigned min/max functions (umin, ullmax ...): translate calls HIP's
+        min/max with both arguments cast to the CUDA parameter type (`instead` reads
+        `min((unsigned int)(a), (unsigned int)(b))`)."""
+        return self.of_kind("unsigned-min-max")
+
+    @cached_property
+    def system_atomics(self) -> dict[str, GateFact]:
+        """System-scope atomics HIP lacks that translate replaces with a compare-and-swap
+        helper (hipport.device_helpers)."""
+        return self.of_kind("system-atomic")
 
     @cached_property
     def macro_names(self) -> frozenset[str]:

@@ -32,7 +32,16 @@ PAIRS = {
     "coordinate_casts/tail_block.cu": ("coordinate-casts", ("5.2",)),
     "default_arguments/stream_wait.cu": ("default-arguments", ("5.2",)),
     "arguments/reinterpret_cast__hip_void_pointers.cu": ("arguments", RELEASES),
+    "unsigned_min_max/clamp_keys.cu": ("unsigned-min-max", RELEASES),
+    "system_atomics/ring_cursor.cu": ("system-atomics", RELEASES),
 }
+# the rule homes of the last mile's rewrites: their inputs are real CUDA too
+RULE_HOMES = Path(__file__).parent / "cases" / "rules"
+HOME_CASES = sorted(
+    p.relative_to(RULE_HOMES).as_posix()
+    for code in ("HIP029", "HIP030")
+    for p in (RULE_HOMES / code).glob("*.cu")
+)
 CASES = [(rel, rocm) for rel, (_, releases) in sorted(PAIRS.items()) for rocm in releases]
 
 
@@ -57,10 +66,20 @@ def _compile(path: Path, rocm: str):
 @pytest.mark.nvcc
 @pytest.mark.parametrize("rel", sorted(PAIRS))
 def test_inputs_are_real_cuda(rel: str) -> None:
+    _nvcc_compiles(ENGINE / rel)
+
+
+def _nvcc_compiles(path: Path) -> None:
     _need(shutil.which("nvcc"), "nvcc")
-    cmd = ["nvcc", "-std=c++17", "-arch=sm_90", "-c", "-o", os.devnull, str(ENGINE / rel)]
+    cmd = ["nvcc", "-std=c++17", "-arch=sm_90", "-c", "-o", os.devnull, str(path)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+@pytest.mark.nvcc
+@pytest.mark.parametrize("rel", HOME_CASES)
+def test_rule_home_inputs_are_real_cuda(rel: str) -> None:
+    _nvcc_compiles(RULE_HOMES / rel)
 
 
 @pytest.mark.hipcc

@@ -6,7 +6,8 @@ Two outputs:
   tools/gate_facts.tsv with their evidence (device functions and attributes HIP lacks,
   default arguments HIP's functions lack, nvcc's predefined macros, CUDA macros that expand
   to nothing on Linux and that HIP does not define, functions whose overloads a built-in
-  coordinate argument makes ambiguous). Each row is checked
+  coordinate argument makes ambiguous, CUDA's unsigned min/max functions and the
+  system-scope atomics translate rewrites). Each row is checked
   against the header scan in ../shared/data: a name the scan shows in HIP's headers gets
   that release as `hip_added` (the fact stops holding there), so the evidence decides.
 * `cuda_headers.tsv`: the header names NVIDIA ships (cuda-toolkit-headers.tsv), so the
@@ -40,8 +41,13 @@ KINDS = frozenset(
         "macro",
         "empty-macro",
         "coordinate-argument",
+        "unsigned-min-max",
+        "system-atomic",
     }
 )
+# an unsigned-min-max row's `instead`: the HIP function with both arguments cast to the CUDA
+# function's parameter type (translate applies it: hipport/rules/unsigned_min_max.py)
+UNSIGNED_MIN_MAX = re.compile(r"(min|max)\(\(([a-z ]+)\)\(a\), \(\2\)\(b\)\)")
 _VERSION = re.compile(r"\d+(?:\.\d+)*(?:-dev)?")
 
 
@@ -80,6 +86,8 @@ def gate_facts(data: Path) -> list[dict[str, str]]:
                 raise ValueError(f"gate_facts.tsv: {name}: one default per missing argument")
         elif row["defaults"]:
             raise ValueError(f"gate_facts.tsv: {name}: defaults are for default-argument rows")
+        if kind == "unsigned-min-max" and not UNSIGNED_MIN_MAX.fullmatch(row["instead"]):
+            raise ValueError(f"gate_facts.tsv: {name}: instead must read min((T)(a), (T)(b))")
         found = scan.get(name)
         if found is not None and not row["hip_added"]:
             row = {**row, "hip_added": found["first_seen_rocm"]}

@@ -5,6 +5,7 @@ include there and the warp-mask rule the guarded HIP_ENABLE_WARP_SYNC_BUILTINS b
 
 from __future__ import annotations
 
+from hipport.lexer import PUNCTUATION
 from hipport.rules.context import Context
 from hipport.rules.tokens import Directive
 
@@ -75,3 +76,34 @@ def _logical_line_start(source: bytes, offset: int) -> int:
 
 def _is_once(ctx: Context, d: Directive) -> bool:
     return d.hash + 2 < d.end and ctx.tokens.texts[d.hash + 2] == "once"
+
+
+def before_top_level_declaration(ctx: Context, k: int) -> tuple[int, bool]:
+    """Where to insert a definition that code token `k` needs: the start of the line of the
+    file-level declaration that holds `k` (the outermost one, outside every brace: a
+    namespace, a class, an extern "C" block), or of `k`'s directive line. Returns the offset
+    and whether the inserted text must start with a line break (the declaration starts
+    after other code, or a comment, on its line)."""
+    v = ctx.tokens.code()
+    texts, kinds = v.texts, v.kinds
+    directive_at = ctx.directive_at
+    stack: list[int] = []
+    for j in range(k):
+        if kinds[j] != PUNCTUATION or v.to_all(j) in directive_at:
+            continue
+        if texts[j] == "{":
+            stack.append(j)
+        elif texts[j] == "}" and stack:
+            stack.pop()
+    if stack:
+        first = v.to_all(ctx.code.declaration_start(stack[0]))
+    elif v.to_all(k) in directive_at:
+        first = directive_at[v.to_all(k)].hash
+    else:
+        first = v.to_all(ctx.code.declaration_start(k))
+    start = ctx.tokens.starts[first]
+    pos = _logical_line_start(ctx.source, start)
+    ends = ctx.tokens.ends
+    if first > 0 and ends[first - 1] > pos:
+        return ends[first - 1], True  # code or a comment ends on the declaration's line
+    return pos, False

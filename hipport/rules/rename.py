@@ -26,6 +26,7 @@ from hipport.catalogue import (
     UNSUPPORTED,
 )
 from hipport.edits import Edit
+from hipport.facts import verdict
 from hipport.findings import Use
 from hipport.lexer import LITERAL
 from hipport.rules.api_uses import ApiUse
@@ -173,6 +174,8 @@ def _make_plan(ctx: Context, name: str, res: Resolution) -> _Plan:
         or (res.substitute.hip if res.substitute else None),
     )
     found: list[tuple[str, str, dict[str, object]]] = []
+    if res.status is not Status.MAPPED and _rewritten_elsewhere(ctx, name):
+        return _Plan(None, ())
     if res.status is not Status.MAPPED:
         code = _BY_STATUS.get(res.status)
         if code is not None:
@@ -203,6 +206,13 @@ def _make_plan(ctx: Context, name: str, res: Resolution) -> _Plan:
         found.append(_hipext(name, res, fields))
     new = (res.new_name or name).encode("utf-8", "surrogateescape") if res.renames else None
     return _Plan(new, tuple(found))
+
+
+def _rewritten_elsewhere(ctx: Context, name: str) -> bool:
+    """A name HIP lacks that another rewrite handles for this target, and reports itself
+    (umin -> min with casts: rules.unsigned_min_max, HIP029)."""
+    fact = ctx.mappings.gate.unsigned_min_max.get(name)
+    return fact is not None and verdict(fact, ctx.target, ctx.tables.newest_rocm) is not None
 
 
 def _hipext(

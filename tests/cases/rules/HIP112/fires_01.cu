@@ -1,2 +1,2 @@
 #include <cuda_runtime.h>
-__global__ void k(unsigned *c) { atomicInc_system(c, 10u); }
+__global__ void k(unsigned *c) { atomicInc_block(c, 10u); }

@@ -1,2 +1,2 @@
 #include <cuda_runtime.h>
-__global__ void k(unsigned *p){ atomicInc_system(p, 4u); }
+__global__ void k(unsigned *p){ atomicDec_block(p, 4u); }
