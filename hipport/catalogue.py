@@ -521,6 +521,42 @@ DEVICE_PROP_FIELD = RuleInfo(
     kind=Kind.HAZARD,
 )
 
+MIXED_WARP_WIDTH = RuleInfo(
+    "HIP109",
+    "mixed-warp-width",
+    Severity.WARNING,
+    "A kernel that reduces over 32-lane tiles but counts or indexes warps with warpSize, or "
+    "takes a lane id as % 32 (warp id as / 32) in warpSize-wide code.",
+    "On NVIDIA warpSize is 32 and the two widths agree, so the program is right there and "
+    "builds everywhere. On a 64-lane AMD wavefront they disagree and the result changes "
+    "silently: after a reduction over 32-thread tiles (tiled_partition<32>, a shuffle loop "
+    "from offset 16, a shuffle of width 32) each wavefront holds two tiles' sums, and "
+    "`warpSum[threadIdx.x / warpSize]` stores both into one slot (or drops one); a lane id "
+    "`threadIdx.x % 32` next to a warpSize-wide reduction makes lanes 0 and 32 both act as "
+    "lane 0; a warp id `threadIdx.x >> 5` next to `% warpSize` lane ids leaves half the slots "
+    "unwritten. Fires on `/ warpSize` in a function whose reduction (its own, or that of a "
+    "function of the file it calls) works on 32-lane tiles, and on `% 32`, `& 31` lane ids (a "
+    "lane-named variable, or compared with 0) and `/ 32`, `>> 5` warp ids (a warp-named "
+    "variable, or a subscript) in a function that also uses warpSize. Consistent code (every "
+    "width 32, or every width warpSize) is silent; HIP102 reports the 32s on their own.",
+    "__device__ float warpReduce(float v) {\n"
+    "    for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n"
+    "    return v;\n"
+    "}\n"
+    "__global__ void blockSum(const float* in, float* out) {\n"
+    "    __shared__ float warpSum[32];\n"
+    "    float v = warpReduce(in[threadIdx.x]);\n"
+    "    if (threadIdx.x % 32 == 0) warpSum[threadIdx.x / warpSize] = v;\n"
+    "}",
+    "Pick one width. Index per-warp storage by the 32-lane tile (threadIdx.x / 32, or "
+    "tile.meta_group_rank(), with storage sized blockDim.x / 32) when the reduction works on "
+    "32-lane tiles; or reduce over warpSize lanes throughout (shuffle offsets from "
+    "warpSize / 2, lane = threadIdx.x % warpSize, warp = threadIdx.x / warpSize, storage "
+    "sized for the smallest warp: blockDim.x / 32 slots cover both).",
+    module="rules.hazards.mixed_warp_width",
+    kind=Kind.HAZARD,
+)
+
 UNUSED_SUPPRESSION = RuleInfo(
     "HIP201",
     "unused-suppression",

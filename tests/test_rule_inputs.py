@@ -149,7 +149,7 @@ class _Recorder:
     ("source", "target", "called"),
     [
         # reviewed by hand: `__device__` is a device marker (includes) and the device word
-        # of HIP109 and HIP111; nothing else in it is anything a rule reacts to
+        # of HIP110 and HIP111; nothing else in it is anything a rule reacts to
         (
             b"__device__ int f(int x) { return x + 1; }\n",
             Target(),
