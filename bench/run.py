@@ -1,7 +1,7 @@
 """The hipport benchmark: one command, a table of figures, a JSON file.
 
     python bench/run.py [--scale 1] [--short] [--json out.json] [--linearity] [--keep DIR]
-                        [--only limit,floor,translate,check,warm,precommit,startup]
+                        [--only limit,floor,translate,check,warm,precommit,million,startup]
 
 It generates the synthetic corpus (bench/generate.py) into a temporary directory and times,
 with this checkout's hipport (`python -m hipport`, PYTHONPATH = the checkout) and a private
@@ -27,6 +27,9 @@ cache directory (HIPPORT_CACHE_DIR):
                         cache and project index: `hipport check FILE` as the hook runs it
   precommit_run         `pre-commit run hipport-check --files FILE` through a real config that
                         points at this checkout's HEAD (needs .pre-commit-hooks.yaml committed)
+  million_check         `check TREE --no-cache --jobs 1 --format json -o /dev/null` over a
+                        generated tree of at least one million lines (bench/scaling.py's
+                        --million tree): issue 20's and 29's peak-memory figure (not in --short)
   table_load            load_tables() in a fresh process (median of 5)
   cli_help              `hipport --help` (median of 5)
 
@@ -71,7 +74,8 @@ TARGETS = (
     ("warm_check_one_file", "wall_s", 0.6, "warm check . -q, one file touched (s)"),
     ("warm_check_hook", "wall_s", 0.3, "one-file check, the hook's path (s)"),
     ("precommit_hipport", "wall_s", 0.5, "one changed file, hipport's own run (s)"),
-    ("precommit_run", "wall_s", 1.0, "one changed file, whole pre-commit run (s)"),
+    ("precommit_run", "wall_s", 0.6, "one changed file, whole pre-commit run (s)"),
+    ("million_check", "rss_mb", 300.0, "1M-line check, peak RSS (MB)"),
     ("peak_rss_mb", "value", 300.0, "peak RSS of one process (MB)"),
     ("cli_help", "wall_s", 0.3, "hipport --help (s)"),
     ("table_load", "wall_s", 0.1, "load_tables() (s)"),
@@ -348,6 +352,16 @@ def measure_precommit(
     )
 
 
+def measure_million(b: Bench, results: dict) -> None:
+    """A cold check (--no-cache, --jobs 1) of a tree of at least a million lines: its peak
+    RSS (the largest process) is the figure judged; wall and CPU are printed beside it."""
+    from scaling import million
+
+    b.say("  a one-million-line tree: cold check --no-cache --jobs 1 ...")
+    found = million(b.work, b.env)
+    results["million_check"] = {**found["check"], "files": found["files"], "lines": found["lines"]}
+
+
 def measure_startup(b: Bench, results: dict) -> None:
     b.say("  table load and CLI start-up (median of 5 fresh processes) ...")
     out = b.work / "tables.json"
@@ -396,7 +410,7 @@ def derive(results: dict, corpus: dict) -> None:
         for k, r in results.items()
         if isinstance(r, dict)
         and "rss_mb" in r
-        and k not in ("limit", "floor", "precommit_install")
+        and k not in ("limit", "floor", "precommit_install", "million_check")
     ]
     if rss:
         results["peak_rss_mb"] = {"value": max(rss)}
@@ -442,6 +456,7 @@ ROWS = (
     ("precommit_warmup", "pre-commit tree: full check (warm-up)"),
     ("precommit_hipport", "one changed file: hipport check FILE"),
     ("precommit_run", "one changed file: pre-commit run"),
+    ("million_check", "1M-line tree: check --no-cache --jobs 1"),
     ("table_load", "load_tables() (median of 5)"),
     ("cli_help", "hipport --help (median of 5)"),
 )
@@ -584,7 +599,9 @@ def main(argv: list[str] | None = None) -> int:
         "--only",
         default=",".join(SECTIONS),
         metavar="LIST",
-        help="comma-separated sections to run, of: " + ", ".join(SECTIONS),
+        help="comma-separated sections to run, of: "
+        + ", ".join(SECTIONS)
+        + " (default: all; --short leaves out million unless named here)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
     args = parser.parse_args(argv)
@@ -597,6 +614,8 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(tempfile.mkdtemp(prefix="hipport-bench-"))
     try:
         sections = {x.strip() for x in args.only.split(",") if x.strip()}
+        if args.short and args.only == parser.get_default("only"):
+            sections.discard("million")  # minutes of a cold 1M-line check: not CI's job
         if sections - set(SECTIONS):
             parser.error(f"unknown sections: {', '.join(sorted(sections - set(SECTIONS)))}")
         report = benchmark(
@@ -617,7 +636,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-SECTIONS = ("limit", "floor", "translate", "check", "warm", "precommit", "startup")
+SECTIONS = ("limit", "floor", "translate", "check", "warm", "precommit", "million", "startup")
 
 
 def benchmark(
@@ -650,6 +669,10 @@ def benchmark(
         measure_warm(b, corpus, results)
     if "precommit" in sections:
         measure_precommit(b, tree_files, results, skipped, with_precommit)
+    if "million" in sections:
+        measure_million(b, results)
+    else:
+        skipped["million_check"] = "not asked for (--short leaves it out)"
     if "startup" in sections:
         measure_startup(b, results)
     derive(results, stats)

@@ -9,7 +9,9 @@ Two layers, both in the user cache directory:
   digest + the options + the table version + hipport's version + the file's path and
   relpath (the result's locations use them). An entry holds neither the source bytes (the
   file is re-read and its digest checked when a result is loaded) nor the output when it
-  equals the source. Entries are loaded only when the run needs the result.
+  equals the source. Entries are loaded only when the run needs the result. Beside each,
+  under the same key, its **report part** (hipport.runner.report_part: findings, uses
+  counted by kind, edit totals): what a check's report reads instead of the result.
 
 Every file is written atomically (temp file + rename) in hipport.cache_format's format
 (JSON with the format version and a checksum: data, never code, unlike the pickle it
@@ -169,6 +171,27 @@ class ResultStore:
         _touch(entry_path)
         return result
 
+    def load_part(self, digest: str, file_key: str, path: Path, make: Any) -> Any:
+        """The report part stored beside a result (hipport.runner.report_part), rebuilt
+        with `make(source, fields)` from the file's bytes (re-read, and checked against
+        the digest); None on a miss, a corrupt entry or a file that changed since."""
+        entry_path, key = self._path(digest, file_key)
+        try:
+            stored_key, fields = shape(_load(_part_path(entry_path), "part"), list, "part")
+            if stored_key != key:
+                return None
+            shape(fields, list, "fields")
+            data = read_regular(Path(path))
+            if content_hash(data) != digest:
+                return None
+            return make(data, fields)
+        except (CacheMiss, OSError, ValueError, TypeError, AttributeError):
+            return None
+
+    def store_part(self, digest: str, file_key: str, fields: Any) -> None:
+        entry_path, key = self._path(digest, file_key)
+        write_private(_part_path(entry_path), dumps("part", [key, fields]))
+
     def store(self, digest: str, file_key: str, source: bytes, output: bytes, fields: Any) -> None:
         entry_path, key = self._path(digest, file_key)
         payload = dumps("result", [key, None if output == source else output, fields])
@@ -177,6 +200,11 @@ class ResultStore:
             parent.mkdir(parents=True, exist_ok=True)
             self._made.add(parent)
         write_private(entry_path, payload)
+
+
+def _part_path(entry_path: Path) -> Path:
+    """Where a result's report part is: beside it (the same key, another file)."""
+    return entry_path.with_name(entry_path.stem + ".part.json")
 
 
 @dataclass

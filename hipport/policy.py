@@ -149,6 +149,8 @@ def apply_project_filters(
                     f.codes[code] += n
             if f.loader is not None:
                 f.loader = _filtering(f.loader, moot)
+            if f.part_loader is not None:
+                f.part_loader = _filtering(f.part_loader, moot)
             continue
         f.result = _filtered(f.result, moot)
 
@@ -205,12 +207,21 @@ class FileInput:
     result: Any  # TranslationResult | None
     error: str | None = None
     loader: Any = None  # () -> TranslationResult: a result the runner left in its cache
+    # () -> what the report reads of that result (hipport.runner.report_part.ReportPart)
+    part_loader: Any = None
 
     def load(self) -> Any:
         """The result, loaded (and not kept) when the runner streamed it."""
         if self.result is not None or self.loader is None:
             return self.result
         return self.loader()
+
+    def load_part(self) -> Any:
+        """What the report and the policy read of the result (its findings, source and
+        counts): the cached part when the runner has one, else the result."""
+        if self.result is None and self.part_loader is not None:
+            return self.part_loader()
+        return self.load()
 
 
 def inputs_from(source: Any) -> list[FileInput]:
@@ -228,7 +239,8 @@ def inputs_from(source: Any) -> list[FileInput]:
             # shown as valid Unicode: a name that is not UTF-8 is escaped (\xNN)
             relpath = display_path(_root_relative(item.path, item.relpath, real_root))
             loader = getattr(item, "loader", None) if item.result is None else None
-            out.append(FileInput(relpath, item.status, item.result, item.error, loader))
+            part = getattr(item, "part_loader", None) if item.result is None else None
+            out.append(FileInput(relpath, item.status, item.result, item.error, loader, part))
         else:  # a TranslationResult
             status = "failed" if item.error else ("changed" if item.changed else "unchanged")
             out.append(FileInput(display_path(item.path), status, item, item.error))
@@ -436,7 +448,7 @@ def judge(
     silenced: list[Finding] = []
     relpaths: set[str] = set()
     for item in inputs_from(source):
-        kept, gone = file_findings(item, selection, use_suppressions, item.load())
+        kept, gone = file_findings(item, selection, use_suppressions, item.load_part())
         active.extend(kept)
         silenced.extend(gone)
         relpaths.add(item.relpath)

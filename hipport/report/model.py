@@ -412,7 +412,7 @@ def build_report(
     items: dict[str, WorkItem] = {}
     with collector_paused():
         for item in inputs:
-            result = item.load()
+            result = item.load_part()
             kept, gone = _file_findings(item, selection, suppressions, result)
             active.extend(kept)
             if selection.is_vendored(item.relpath):
@@ -482,6 +482,23 @@ class UseTally:
                 loc = use.location
                 where = self.locations.setdefault((use.api, use.family), [])
                 where.append(f"{relpath}:{loc.line}:{loc.column}")
+        for kind, n in mine.items():
+            self.counts[(relpath, kind)] = n
+        return mine
+
+    def add_counts(self, relpath: str, kinds: Iterable[Any]) -> dict[UseRecord, int]:
+        """`add_file` for a file whose uses come counted by kind (a cached report part:
+        hipport.runner.report_part.UseCount), with the same result."""
+        mine: dict[UseRecord, int] = {}
+        places = []
+        for k in kinds:
+            kind = UseRecord(k.api, k.family, k.status, k.new_name, k.min_rocm)
+            mine[kind] = mine.get(kind, 0) + k.count
+            if k.status.value in USE_STATUSES:
+                places.extend((i, line, column, k.api, k.family) for i, line, column in k.places)
+        for _, line, column, api, family in sorted(places, key=lambda p: p[0]):
+            where = self.locations.setdefault((api, family), [])
+            where.append(f"{relpath}:{line}:{column}")
         for kind, n in mine.items():
             self.counts[(relpath, kind)] = n
         return mine
@@ -558,9 +575,15 @@ def _add_file(
     work.lines = _line_count(result.source)
     totals.lines += work.lines
     totals.bytes += len(result.source)
-    totals.bytes_changed += sum(e.end - e.start for e in result.edits)
-    totals.lines_changed += _lines_touched(result.source, result.edits)
-    for kind, n in tally.add_file(item.relpath, result.uses).items():
+    if getattr(result, "counted", False):  # a cached part (hipport.runner.report_part)
+        totals.bytes_changed += result.bytes_changed
+        totals.lines_changed += result.lines_changed
+        mine = tally.add_counts(item.relpath, result.uses)
+    else:
+        totals.bytes_changed += edited_bytes(result.edits)
+        totals.lines_changed += lines_touched(result.source, result.edits)
+        mine = tally.add_file(item.relpath, result.uses)
+    for kind, n in mine.items():
         work.counts.add(kind.status.value, n)
         totals.counts.add(kind.status.value, n)
 
@@ -569,7 +592,12 @@ def _line_count(source: bytes) -> int:
     return source.count(b"\n") + (1 if source and not source.endswith(b"\n") else 0)
 
 
-def _lines_touched(source: bytes, edits: list) -> int:
+def edited_bytes(edits: list) -> int:
+    """How many bytes of the source the edits replace."""
+    return sum(e.end - e.start for e in edits)
+
+
+def lines_touched(source: bytes, edits: list) -> int:
     """How many lines the edits touch: one walk over the source in the edits' order."""
     spans = sorted((e.start, max(e.start, e.end - 1)) for e in edits)
     touched = 0

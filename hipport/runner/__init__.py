@@ -16,6 +16,7 @@ files; which findings count is hipport.policy's job. One module per job:
   wire.py           pickling the pool's messages and results fast (by constructor)
   spill.py          --no-cache: results packed by the worker, kept on disk, loaded lazily
   cached.py         the run's side of the result cache (keys, store, lazy loads)
+  report_part.py    what the report reads of a cached result (findings, counted uses)
   compile_db.py     compile_commands.json
   per_path.py       per-file engine options (per-path-ignore)
   project_names.py  names the project defines (this run and the cached project index)

@@ -23,6 +23,7 @@ from hipport.runner.outcome import (
     set_dead,
 )
 from hipport.runner.pool import WorkerSetup, WorkItem, process
+from hipport.runner.report_part import ReportPart, make_part, part_fields
 
 if TYPE_CHECKING:
     from hipport.cache import Manifest
@@ -111,6 +112,7 @@ def store(
     )
     try:
         manifest.results.store(digest, key, result.source, result.output, fields)
+        manifest.results.store_part(digest, key, part_fields(result))
     except OSError:
         manifest.forget(key)
         return None
@@ -160,6 +162,19 @@ def lazy_outcome(
             result = process(item, setup).result
         return result
 
+    def load_part() -> ReportPart | TranslationResult | None:
+        part = results.load_part(digest, key, f.path, make_part)
+        if part is not None:
+            return part
+        result = results.load(digest, key, f.path, None, _make_result)
+        if result is None:
+            return process(item, setup).result
+        try:  # an entry an older run stored without its part: the next run reads the part
+            results.store_part(digest, key, part_fields(result))
+        except OSError:
+            pass
+        return result
+
     return FileOutcome(
         f.path,
         f.relpath,
@@ -171,4 +186,5 @@ def lazy_outcome(
         cached,
         info=info,
         loader=load_or_translate,
+        part_loader=load_part,
     )

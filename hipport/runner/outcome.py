@@ -56,6 +56,8 @@ class FileOutcome:
     codes: Counter[str] | None = None  # info's finding codes, after the project filters
     # the output alone of a result the run left on disk, read without loading the result
     output_loader: Callable[[], bytes] | None = None
+    # what the report reads of a cached result (hipport.runner.report_part), or the result
+    part_loader: Callable[[], object] | None = None
 
     def output_bytes(self) -> bytes | None:
         """The translated text, loading (not keeping) a result the run left on disk."""

@@ -166,10 +166,11 @@ def _add_hip_only_names(
 
 
 def _build(target: Target, defines: tuple[str, ...]) -> Build:
-    from hipport.tables import load_tables
+    from hipport.mappings import load_mappings
 
-    parts = (target.rocm or load_tables().newest_rocm).parts + (0, 0)
-    return Build((parts[0], parts[1]), defines)
+    mappings = load_mappings()
+    parts = (target.rocm or mappings.tables.newest_rocm).parts + (0, 0)
+    return Build((parts[0], parts[1]), defines, macros=mappings.hip_macros)
 
 
 def _never_compiled(

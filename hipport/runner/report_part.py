@@ -1,0 +1,122 @@
+"""What the report needs of one file's result (a *part*), kept in the cache beside it.
+
+A part holds the file's findings, its API uses counted by kind (with the places of the
+ones not mapped, the only uses the report names), how many bytes and lines its edits
+change, and what the engine dropped as dead; the source is the file's own bytes, re-read
+and checked against the cached digest. A warm check builds its report from the parts,
+never decoding a whole result (every edit, every use, the translated output: about five
+times the bytes), and the report is the one the full results give (hipport.report.model
+reads either).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple
+
+from hipport.engine import TranslationResult
+from hipport.findings import Finding
+from hipport.tables import Status
+from hipport.target import Version
+
+
+class UseCount(NamedTuple):
+    """One kind of use in a file (what hipport.report.model.UseRecord counts), how many,
+    and where each of them not mapped is: (its index among the file's uses, line, column)."""
+
+    api: str
+    family: str | None
+    status: Status
+    new_name: str | None
+    min_rocm: Version | None
+    count: int
+    places: tuple[tuple[int, int, int], ...]
+
+
+@dataclass
+class ReportPart:
+    """A result as the report reads it (hipport.report.model._add_file tells it from a
+    TranslationResult by `counted`)."""
+
+    path: str
+    source: bytes
+    findings: list[Finding]
+    uses: tuple[UseCount, ...]  # each kind once, in the order of its first use
+    bytes_changed: int
+    lines_changed: int
+    skipped_dead: int = 0
+    dead_macros: tuple[str, ...] = ()
+    error: str | None = None
+    counted: ClassVar[bool] = True
+
+
+def part_fields(result: TranslationResult) -> list:
+    """The part of `result` as the cache stores it (plain lists: fast to decode)."""
+    from hipport.report.model import edited_bytes, lines_touched
+
+    kinds: dict[tuple, list] = {}
+    for i, use in enumerate(result.uses):
+        key = (use.api, use.family, use.status, use.new_name, use.min_rocm)
+        row = kinds.get(key)
+        if row is None:
+            row = kinds[key] = [*key, 0, []]
+        row[5] += 1
+        if use.status is not Status.MAPPED:
+            row[6] += (i, use.location.line, use.location.column)
+    return [
+        result.path,
+        result.findings,
+        list(kinds.values()),
+        edited_bytes(result.edits),
+        lines_touched(result.source, result.edits),
+        result.skipped_dead,
+        list(result.dead_macros),
+    ]
+
+
+def make_part(source: bytes, fields: Any) -> ReportPart:
+    """The part from its cached fields and the file's bytes; TypeError (a miss) when they
+    have the wrong shape, as a hand-edited or foreign entry may."""
+    path, findings, uses, changed_bytes, changed_lines, skipped, macros = fields
+    if not (
+        isinstance(path, str)
+        and isinstance(findings, list)
+        and all(isinstance(f, Finding) for f in findings)
+        and isinstance(uses, list)
+        and _ints(changed_bytes, changed_lines, skipped)
+        and isinstance(macros, list)
+        and all(isinstance(m, str) for m in macros)
+    ):
+        raise TypeError("a cached report part of the wrong shape")
+    return ReportPart(
+        path,
+        source,
+        findings,
+        tuple(_use_count(row) for row in uses),
+        changed_bytes,
+        changed_lines,
+        skipped,
+        tuple(macros),
+    )
+
+
+def _use_count(row: Any) -> UseCount:
+    api, family, status, new_name, min_rocm, count, flat = row
+    if not (
+        isinstance(api, str)
+        and isinstance(family, str | None)
+        and isinstance(status, Status)
+        and isinstance(new_name, str | None)
+        and isinstance(min_rocm, Version | None)
+        and _ints(count)
+        and isinstance(flat, list)
+        and len(flat) % 3 == 0
+        and all(type(n) is int for n in flat)
+    ):
+        raise TypeError("a cached use count of the wrong shape")
+    places = tuple(zip(flat[0::3], flat[1::3], flat[2::3], strict=True))
+    return UseCount(api, family, status, new_name, min_rocm, count, places)
+
+
+def _ints(*values: Any) -> bool:
+    return all(type(v) is int and v >= 0 for v in values)
