@@ -78,6 +78,9 @@ class Entry:
     info: Any = None  # the runner's per-file summary of the result
     ctime_ns: int = 0  # with the inode: what `touch -d` or a same-size rewrite cannot fake
     inode: int = 0
+    # what the result depends on besides the file and the options (the runner's header
+    # context: hipport.runner.project_macros.header_contexts); another one is a miss
+    context: str = ""
 
     def same_stat(self, st: os.stat_result) -> bool:
         return (self.size, self.mtime_ns, self.ctime_ns, self.inode) == (
@@ -217,12 +220,12 @@ class Manifest:
     entries: dict[str, Entry] = field(default_factory=dict)
     dirty: bool = False
 
-    def check(self, key: str, path: Path) -> Hit | None:
+    def check(self, key: str, path: Path, context: str = "") -> Hit | None:
         """A Hit if the file is unchanged: same size, mtime, ctime and inode outside the racy
         window, or (when only the time moved, as after a checkout or `touch`) the same
-        content."""
+        content; and its result was made in the same `context`."""
         entry = self.entries.get(key)
-        if entry is None:
+        if entry is None or entry.context != context:
             return None
         try:
             st = os.stat(path)
@@ -243,9 +246,11 @@ class Manifest:
             return Hit(entry.digest, entry.info, data)
         return None
 
-    def record(self, key: str, st: os.stat_result, digest: str, info: Any) -> None:
+    def record(
+        self, key: str, st: os.stat_result, digest: str, info: Any, context: str = ""
+    ) -> None:
         self.entries[key] = Entry(
-            st.st_size, st.st_mtime_ns, digest, info, st.st_ctime_ns, st.st_ino
+            st.st_size, st.st_mtime_ns, digest, info, st.st_ctime_ns, st.st_ino, context
         )
         self.dirty = True
 
@@ -297,6 +302,7 @@ def _is_entry(key: object, entry: object) -> bool:
         and all(isinstance(v, int) for v in (entry.size, entry.mtime_ns, entry.ctime_ns))
         and isinstance(entry.inode, int)
         and isinstance(entry.digest, str)
+        and isinstance(entry.context, str)
     )
 
 

@@ -608,7 +608,8 @@ class ProjectHeaders:
         return found
 
     def digest_parts(self) -> list:
-        """What a cached result depends on (hipport.runner's options key)."""
+        """Everything a cached result may depend on (a file's context when it is opaque:
+        hipport.runner.project_macros.header_contexts)."""
         return [
             sorted((k, [(d.name, d.words) for d in v]) for k, v in self.files.items()),
             sorted((k, sorted(v)) for k, v in self.hip_names.items()),

@@ -53,6 +53,12 @@ def cache_key(f: ProjectFile) -> str:
     return f"{os.path.abspath(f.path)}\0{f.relpath}"
 
 
+def result_key(f: ProjectFile, context: str) -> str:
+    """A result's key in the store: the file's, and the context it was made in (a result
+    made with other headers is another entry, so a run with the old ones still finds its)."""
+    return f"{cache_key(f)}\0{context}"
+
+
 def _make_result(source: bytes, output: bytes, fields: tuple) -> TranslationResult:
     """A result from a cache entry's fields; TypeError (a miss) when they have the wrong
     shape, as a hand-edited or foreign entry may."""
@@ -92,14 +98,18 @@ def valid_info(info: object) -> bool:
 
 
 def store(
-    manifest: Manifest, f: ProjectFile, st: os.stat_result, result: TranslationResult
+    manifest: Manifest,
+    f: ProjectFile,
+    st: os.stat_result,
+    result: TranslationResult,
+    context: str = "",
 ) -> tuple[str, FileInfo] | None:
     """One result entry (without the source, and without the output when unchanged) and its
     line in the stat index; returns (digest, info), or None when the cache cannot be written
-    (which only costs speed)."""
+    (which only costs speed). `context`: the file's header context (run.plan_run)."""
     from hipport.cache import content_hash
 
-    key = cache_key(f)
+    key, stored_as = cache_key(f), result_key(f, context)
     digest = content_hash(result.source)
     out_digest = content_hash(result.output) if result.changed else digest
     fields = (
@@ -111,13 +121,13 @@ def store(
         (result.skipped_dead, result.dead_macros),
     )
     try:
-        manifest.results.store(digest, key, result.source, result.output, fields)
-        manifest.results.store_part(digest, key, part_fields(result))
+        manifest.results.store(digest, stored_as, result.source, result.output, fields)
+        manifest.results.store_part(digest, stored_as, part_fields(result))
     except OSError:
         manifest.forget(key)
         return None
     info = file_info(result, digest, out_digest)
-    manifest.record(key, st, digest, info)
+    manifest.record(key, st, digest, info, context)
     return digest, info
 
 
@@ -128,19 +138,20 @@ def from_cache(
     out_relpath: str,
     setup: WorkerSetup,
     lazy: bool,
+    context: str = "",
 ) -> FileOutcome | None:
     """The cached outcome of an unchanged file, or None (translate it). A lazy outcome
     carries the result's summary and a loader; otherwise the result is loaded now."""
-    key = cache_key(f)
-    hit = manifest.check(key, f.path)
+    hit = manifest.check(cache_key(f), f.path, context)
     if hit is None or not valid_info(hit.info):
         return None
     if not lazy:
+        key = result_key(f, context)
         result = manifest.results.load(hit.digest, key, f.path, hit.data, _make_result)
         if result is None:
             return None
         return outcome_of(f.path, f.relpath, FileKind(f.kind), out_relpath, result, None, True)
-    return lazy_outcome(manifest, f, hit.digest, hit.info, item, out_relpath, setup)
+    return lazy_outcome(manifest, f, hit.digest, hit.info, item, out_relpath, setup, True, context)
 
 
 def lazy_outcome(
@@ -152,9 +163,10 @@ def lazy_outcome(
     out_relpath: str,
     setup: WorkerSetup,
     cached: bool = True,
+    context: str = "",
 ) -> FileOutcome:  # a Path
     """An outcome whose result stays in the cache until something asks for it."""
-    key, results = cache_key(f), manifest.results
+    key, results = result_key(f, context), manifest.results
 
     def load_or_translate() -> TranslationResult | None:
         result = results.load(digest, key, f.path, None, _make_result)

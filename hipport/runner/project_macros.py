@@ -9,13 +9,20 @@ clangd gives a header its includer's command)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from hipport.fsio import read_regular
 from hipport.preprocess import (
     OPENS,
+    RENAMED_BY_TRANSLATE,
     Build,
+    PPDirective,
     ProjectHeaders,
     conditionals,
     cuda_build,
@@ -23,12 +30,39 @@ from hipport.preprocess import (
     include_target,
     macro_flags,
     scan_directives,
+    words_of,
 )
 from hipport.project import ProjectFile
 from hipport.runner.compile_db import CompileArgs
 from hipport.target import Target
 
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".ipp", ".tcc")
+
+
+@dataclass(frozen=True)
+class Scans:
+    """The run's files' directives as the model reads them (scan_directives), by relpath."""
+
+    files: dict[str, tuple[PPDirective, ...]]
+    paths: dict[str, Path]
+    # files with an #include_next or #import, which the scan leaves out (the lexer's
+    # reading of the file has them): what they reach or rename is not known here
+    opaque: frozenset[str]
+
+
+def scan_files(work: list[ProjectFile], max_size: int) -> Scans:
+    files: dict[str, tuple[PPDirective, ...]] = {}
+    paths: dict[str, Path] = {}
+    opaque = set()
+    for f in work:
+        data = _read(f.path, max_size)
+        if data is None:
+            continue
+        files[f.relpath] = scan_directives(data)
+        paths[f.relpath] = f.path
+        if _UNSCANNED_INCLUDE.search(data):
+            opaque.add(f.relpath)
+    return Scans(files, paths, frozenset(opaque))
 
 
 def project_headers(
@@ -38,18 +72,15 @@ def project_headers(
     defines: tuple[str, ...],
     compile_db: CompileArgs,
     max_size: int,
+    scans: Scans | None = None,
 ) -> ProjectHeaders | None:
     """The run's files as the model reads them (None: no file includes a project file).
-    `base`: the directory the files' relpaths are relative to."""
-    files: dict[str, tuple] = {}
-    paths: dict[str, Path] = {}
-    for f in work:
-        data = _read(f.path, max_size)
-        if data is None:
-            continue
-        files[f.relpath] = scan_directives(data)
-        paths[f.relpath] = f.path
-    headers = ProjectHeaders(files, include_dirs=_include_dirs(compile_db, base))
+    `base`: the directory the files' relpaths are relative to; `scans`: the files'
+    directives, when the caller has them (scan_files)."""
+    if scans is None:
+        scans = scan_files(work, max_size)
+    paths = scans.paths
+    headers = ProjectHeaders(dict(scans.files), include_dirs=_include_dirs(compile_db, base))
     edges = _includes(headers)
     if not any(edges.values()):
         return None
@@ -58,6 +89,134 @@ def project_headers(
     headers.dead, headers.inherited = _never_compiled(headers, edges, target, defines, flags)
     _add_hip_only_names(headers, paths, max_size, target, defines, flags)
     return headers
+
+
+# the include directives scan_directives leaves out (the lexer's reading of the file has them)
+_UNSCANNED_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*(?:include_next|import)\b", re.MULTILINE)
+
+
+def header_contexts(
+    headers: ProjectHeaders | None,
+    scans: Scans,
+    renames: Mapping[str, str],
+    flags: Iterable[str],
+) -> dict[str, str]:
+    """Each file's *context*: a digest of what its result can depend on in the project's
+    other files, part of its cache key in place of the whole project's directives and
+    file names, so a change to a header misses only the files that can reach it, and a
+    file added, removed or renamed only the files that include that name.
+
+    A file's result reads the other files through the include rule's map of the project's
+    file names (hipport.runner.renames.include_renames: for the names its #includes
+    spell) and through the preprocessor model (hipport.preprocess.conditionals,
+    hipport.rules.branches): the headers its #includes reach, transitively, whatever arm
+    they sit in (their directives, and the names the ones written for HIP define); what
+    each of those #includes resolves to (a file added elsewhere can answer one); which of
+    the names their directives hold the project #defines anywhere (such a macro is
+    undefined until a compiled #define, another one unknown); whether the file is never
+    compiled, the -D/-U it inherits, the -I directories; and whether any project file
+    names a macro the HIP compiler's passes disagree on (the walk then takes every pass).
+    `flags`: the run's -D/-U (configuration, command line, compile_commands.json), whose
+    values the walk reads too. A file with an #include_next or #import (opaque) depends
+    on everything, as every file did before."""
+    everything = None
+    out = {}
+    if headers is None:
+        shared = _digest(None)
+    else:
+        shared = _shared(headers, flags)
+    pieces: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for key, directives in scans.files.items():
+        if key in scans.opaque:
+            if everything is None:
+                parts = headers.digest_parts() if headers is not None else None
+                everything = _digest([shared, parts, sorted(renames.items())])
+            out[key] = everything
+            continue
+        names = _include_names(directives, renames)
+        if headers is None:
+            out[key] = _digest([shared, names])
+            continue
+        reached = _reached(headers, key, pieces)
+        own = [key in headers.dead, list(headers.inherited.get(key, ())), names]
+        out[key] = _digest([shared, own, sorted(pieces[k][0] for k in reached)])
+    return out
+
+
+def _shared(headers: ProjectHeaders, flags: Iterable[str]) -> str:
+    """What every file's context holds of the whole project (it changes rarely)."""
+    from hipport.mappings import load_mappings
+
+    rows = load_mappings().hip_macros.rows
+    predefined = {r.macro for r in rows} | set(RENAMED_BY_TRANSLATE)
+    # names read where the walk evaluates a macro's body: the flags' and the compiler's
+    read = {w for flag in flags for w in words_of(flag)}
+    read |= {w for r in rows for w in words_of(r.value.replace("|", " "))}
+    return _digest(
+        [
+            list(headers.include_dirs),
+            sorted(headers.defines & read),
+            sorted(headers.words & predefined),
+        ]
+    )
+
+
+def _include_names(directives: tuple[PPDirective, ...], renames: Mapping[str, str]) -> list:
+    """What the include rule reads of the project's file names for these #includes: the
+    new name of the header spelled, and of its last part (hipport.rules.includes)."""
+    out = []
+    for d in directives:
+        if d.name == "include":
+            spelling = include_target(d.words)[0]
+            base = spelling.rpartition("/")[2]
+            out.append((spelling, renames.get(spelling), renames.get(base)))
+    return out
+
+
+def _reached(
+    headers: ProjectHeaders, key: str, pieces: dict[str, tuple[str, tuple[str, ...]]]
+) -> set[str]:
+    """`key` and the project files its #includes reach (any arm), each file's piece (a
+    digest of its directives, its #includes' answers, its HIP names and the project
+    macros its directives name) made once in `pieces`."""
+    seen = {key}
+    todo = [key]
+    while todo:
+        current = todo.pop()
+        piece = pieces.get(current)
+        if piece is None:
+            piece = pieces[current] = _piece(headers, current)
+        for found in piece[1]:
+            if found not in seen:
+                seen.add(found)
+                todo.append(found)
+    return seen
+
+
+def _piece(headers: ProjectHeaders, key: str) -> tuple[str, tuple[str, ...]]:
+    directives = headers.files[key]
+    answers = []
+    words: set[str] = set()
+    for d in directives:
+        words.update(d.words)
+        if d.name == "include":
+            spelling, angle = include_target(d.words)
+            answers.append(headers.lookup(spelling, angle, key) if spelling else None)
+    digest = _digest(
+        [
+            key,
+            [(d.name, d.words, d.line, d.function_like) for d in directives],
+            answers,
+            sorted(headers.hip_names.get(key, ())),
+            sorted(headers.defines & words),
+        ]
+    )
+    return digest, tuple(a for a in answers if a is not None)
+
+
+def _digest(value: object) -> str:
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
 
 def _read(path: Path, max_size: int) -> bytes | None:

@@ -15,7 +15,7 @@ from hipport.config import Config
 from hipport.findings import SKIPPED_PREFIX
 from hipport.options import EngineOptions
 from hipport.policy import apply_project_filters
-from hipport.preprocess import ProjectHeaders
+from hipport.preprocess import ProjectHeaders, macro_flags
 from hipport.project import (
     EmptyRun,
     ProjectFile,
@@ -29,7 +29,7 @@ from hipport.runner.options import RunOptions
 from hipport.runner.outcome import FileKind, FileOutcome, FileStatus, RunSummary, outcome_of
 from hipport.runner.per_path import per_file_options
 from hipport.runner.pool import WorkerSetup, WorkItem
-from hipport.runner.project_macros import project_headers
+from hipport.runner.project_macros import header_contexts, project_headers, scan_files
 from hipport.runner.project_names import project_index, shipped_headers
 from hipport.runner.renames import follow_renames_in_cmake, include_renames, output_relpath
 from hipport.runner.spill import Spill, spilled_outcome
@@ -38,17 +38,12 @@ if TYPE_CHECKING:
     from hipport.cache import Manifest
 
 
-def options_key(
-    opts: RunOptions,
-    config: Config,
-    include_renames: dict[str, str] | None = None,
-    headers: ProjectHeaders | None = None,
-) -> str:
-    """Everything besides a file's content that decides its result: a change to any of it
-    makes every cached result a miss."""
+def options_key(opts: RunOptions, config: Config) -> str:
+    """Everything besides a file's content and its header context (what it can reach of
+    the project's other files and their names: project_macros.header_contexts) that
+    decides its result: a change to any of it makes every cached result a miss."""
     return cached.options_key(
         {
-            "include_renames": sorted((include_renames or {}).items()),
             "max_file_size": opts.max_file_size,
             "target": opts.target.key(),
             "semantic": opts.semantic,
@@ -59,7 +54,6 @@ def options_key(
             "rename_suffix": opts.rename_suffix,
             "compile_commands": cached.mtime_key(opts.compile_commands),
             "defines": list(opts.defines),
-            "headers": headers.digest_parts() if headers is not None else None,
         }
     )
 
@@ -118,6 +112,7 @@ class Plan:
     manifest: Manifest | None
     spill: Spill | None
     lazy: bool
+    contexts: dict[str, str]  # relpath -> the file's header context (its cache key's part)
 
 
 def plan_run(found: Found, config: Config, opts: RunOptions) -> Plan:
@@ -129,10 +124,18 @@ def plan_run(found: Found, config: Config, opts: RunOptions) -> Plan:
     work = found.work
     renames = include_renames(work, opts.rename_suffix)
     compile_db = load_compile_commands(opts.compile_commands, config.root)
+    scans = scan_files(work, opts.max_file_size)
     headers = project_headers(
-        work, found.discovery.base, opts.target, opts.defines, compile_db, opts.max_file_size
+        work,
+        found.discovery.base,
+        opts.target,
+        opts.defines,
+        compile_db,
+        opts.max_file_size,
+        scans,
     )
     manifest = None
+    contexts: dict[str, str] = {}
     # A run on a few named files (the pre-commit hook) reads only those files and the
     # project index: loading and rewriting the whole tree's result manifest would cost
     # more than translating the files themselves. A given source is never cached: its
@@ -144,9 +147,11 @@ def plan_run(found: Found, config: Config, opts: RunOptions) -> Plan:
     if opts.use_cache and not opts.index_only_cached and opts.given is None:
         manifest = cache_mod.open_manifest(
             config.root,
-            options_key(opts, config, renames, headers),
+            options_key(opts, config),
             load_mappings().digest,
         )
+        flags = [*opts.defines, *(f for args in compile_db.values() for f in macro_flags(args))]
+        contexts = header_contexts(headers, scans, renames, flags)
     outcomes: dict[str, FileOutcome] = {}
     todo: list[WorkItem] = []
     lazy = (not opts.need_results or opts.stream_results) and not opts.rename_suffix
@@ -164,13 +169,14 @@ def plan_run(found: Found, config: Config, opts: RunOptions) -> Plan:
         )
         outcome = None
         if manifest is not None:
-            outcome = cached.from_cache(manifest, f, item, out_rel[f.relpath], setup, lazy)
+            context = contexts.get(f.relpath, "")
+            outcome = cached.from_cache(manifest, f, item, out_rel[f.relpath], setup, lazy, context)
         if outcome is not None:
             outcomes[f.relpath] = outcome
             continue
         todo.append(item)
     by_rel = {f.relpath: f for f in work}
-    return Plan(setup, todo, outcomes, by_rel, out_rel, manifest, spill, lazy)
+    return Plan(setup, todo, outcomes, by_rel, out_rel, manifest, spill, lazy, contexts)
 
 
 def execute(
@@ -206,11 +212,13 @@ def execute(
             and not done_item.error
             and not result.error
         ):
-            stored = cached.store(manifest, f, done_item.stat, result)
+            context = plan.contexts.get(relpath, "")
+            stored = cached.store(manifest, f, done_item.stat, result, context)
             if stored is not None and plan.lazy and opts.stream_results:
                 digest, info = stored
+                item = items[relpath]
                 outcome = cached.lazy_outcome(
-                    manifest, f, digest, info, items[relpath], out_rel[relpath], plan.setup, False
+                    manifest, f, digest, info, item, out_rel[relpath], plan.setup, False, context
                 )
         outcomes[relpath] = outcome
 
