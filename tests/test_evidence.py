@@ -198,3 +198,28 @@ def test_overrides_that_cite_no_evidence_have_none(tables, evidence):
     assert len(bounds) == 10
     for override in bounds:
         assert rows[override["cuda"], override["family"]]["status"] == "none", override["cuda"]
+
+
+@needs_headers
+def test_bf16_maps_to_what_each_releases_headers_declare(tables, evidence):
+    """Before 5.7 nv_bfloat16 and __nv_bfloat16 map to hip_bfloat16 and cuda_bf16.h to the
+    header that declares it in HIP 5.2; from 5.7 to __hip_bfloat16/__hip_bfloat162, which
+    hip/hip_bf16.h declares in 6.3 (through amd_detail/amd_hip_bf16.h) and HIP 5.2 lacks."""
+    rows = {(r["cuda"], r["hip"]): r for r in evidence}
+    include = tables.includes["cuda_bf16.h"]
+    assert include.hip_header == "hip/hip_bf16.h" and include.hip_added == Version.parse("5.7")
+    for cuda in ("nv_bfloat16", "__nv_bfloat16"):
+        old = resolve(tables, cuda, Target(rocm=Version.parse("5.2")))
+        assert old.status is Status.MAPPED and old.new_name == "hip_bfloat16"
+        place = rows[cuda, "hip_bfloat16"]["hip_5_2"]
+        assert place.startswith(include.earlier_header + ":"), place
+        new = resolve(tables, cuda, Target(rocm=Version.parse("6.3")))
+        assert new.new_name == "__hip_bfloat16"
+    bf16_h = (HIP_6_3 / "hip" / "hip_bf16.h").read_text()
+    assert "amd_detail/amd_hip_bf16.h" in bf16_h
+    for cuda, hip in (("nv_bfloat162", "__hip_bfloat162"), ("__nv_bfloat162", "__hip_bfloat162")):
+        row = rows[cuda, hip]
+        assert row["hip_5_2"] == "absent"
+        assert row["hip_6_3"].startswith("hip/amd_detail/amd_hip_bf16.h:")
+        res = resolve(tables, cuda, Target(rocm=Version.parse("5.2")))
+        assert res.status is Status.NEEDS_NEWER_ROCM  # no bf16x2 type in HIP 5.2: HIP002

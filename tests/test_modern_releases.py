@@ -27,6 +27,7 @@ NVCC_PROVEN = (
     "version/fp8_ocp_needs_rocm_6_3.cu",
     "device/bf16_typedefs.cu",
     "version/bf16_typedefs_rocm_5_2.cu",
+    "version/bf16_storage_rocm_5_2.cu",
     "runtime/no_release_evidence.cu",
     "driver/no_release_evidence.cu",
     "../warp_masks/full_masks_6_3.cu",
@@ -114,9 +115,31 @@ def test_bf16_typedefs_for_6_3_compile(tmp_path: Path) -> None:
 
 @pytest.mark.hipcc
 def test_bf16_for_5_2_is_reported_and_does_not_compile(tmp_path: Path) -> None:
-    path, _, errors = translated(tmp_path, "device/bf16_typedefs.cu", "5.2")
-    assert "HIP002 nv_bfloat16" in errors
+    """HIP 5.2 has hip_bfloat16 (hip/hip_bfloat16.h) and no bf16x2 type nor intrinsics:
+    nv_bfloat16 becomes hip_bfloat16, the rest is HIP002, and the output does not compile."""
+    path, output, errors = translated(tmp_path, "device/bf16_typedefs.cu", "5.2")
+    assert "HIP002 nv_bfloat162" in errors and "HIP002 __float2bfloat16" in errors
+    assert not any(e.endswith(" nv_bfloat16") for e in errors)
+    assert b"#include <hip/hip_bfloat16.h>" in output and b"hip_bfloat16* x" in output
     assert not compile52(path).ok
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("rocm", ["5.2", "6.3"])
+def test_bf16_storage_compiles_for_each_release(tmp_path: Path, rocm: str) -> None:
+    """bf16 used as storage (built from a float, read back as one) maps to the type the
+    release's headers declare, with the header that declares it: the legacy hip_bfloat16
+    for 5.2 (hip/hip_bfloat16.h), __hip_bfloat16 for 6.3 (hip/hip_bf16.h)."""
+    path, output, errors = translated(tmp_path, "version/bf16_storage_rocm_5_2.cu", rocm)
+    text = output.decode()
+    assert not errors and "nv_bfloat16" not in text
+    bf16, header = (
+        ("hip_bfloat16", "hip_bfloat16.h") if rocm == "5.2" else ("__hip_bfloat16", "hip_bf16.h")
+    )
+    assert f"#include <hip/{header}>" in text
+    assert f"(const {bf16}* x, {bf16}* y," in text and f"y[i] = {bf16}(v * s);" in text
+    result = compile52(path) if rocm == "5.2" else compile63(path)
+    assert result.ok, result.stderr[-3000:]
 
 
 @pytest.mark.hipcc

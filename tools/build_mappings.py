@@ -320,6 +320,18 @@ def build_history(data: Path, newest: dict[str, list[dict]], overrides: list[dic
     return out
 
 
+def history_additions(newest: dict[str, list[dict]]) -> list[dict]:
+    """Reviewed older mappings the 2024 snapshot lacks (tools/history_additions.tsv: a CUDA
+    typedef HIPIFY did not list then, mapped as the name it stands for was)."""
+    rows = read_tsv(HERE / "history_additions.tsv")
+    for row in rows:
+        if not any(r["cuda"] == row["cuda"] for r in newest.get(row["family"], ())):
+            raise ValueError(f"history_additions.tsv: {row['cuda']} is not in {row['family']}")
+        if not row["evidence"].strip():
+            raise ValueError(f"history_additions.tsv: {row['cuda']} has no evidence")
+    return rows
+
+
 RELEASE_COLUMNS = ["product", "version", "line", "sources"]
 _HIP_VERSION_COLUMNS = (
     "hip_added",
@@ -435,6 +447,7 @@ def build(data: Path, out: Path) -> dict[str, int]:
         counts[family] = len(rows)
         write_tsv(out / f"{family}.tsv", COLUMNS, rows)
     history = build_history(data, newest, read_tsv(HERE / "overrides.tsv"))
+    history += history_additions(newest)
     write_tsv(out / "history.tsv", HISTORY_COLUMNS, history)
     write_tsv(out / "releases.tsv", RELEASE_COLUMNS, build_releases(data, newest, history))
     includes = read_tsv(data / "cuda-include-map.tsv")

@@ -193,6 +193,8 @@ class IncludesRule:
         if ctx.target.roc and mapping.roc_header:
             return mapping.roc_header
         rocm = ctx.target.rocm or ctx.tables.newest_rocm
+        if mapping.hip_added and rocm < mapping.hip_added and mapping.earlier_header:
+            return mapping.earlier_header  # an older header declares the older mapping's names
         if mapping.hip_added and rocm < mapping.hip_added:
             findings.append(
                 _unmapped(

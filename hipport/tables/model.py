@@ -147,6 +147,9 @@ class IncludeMapping:
     unsupported: bool
     evidence: str | None = None  # set when include_overrides.tsv corrected the row
     hip_added: Version | None = None  # first ROCm with the HIP header (include_overrides.tsv)
+    # the HIP header for targets before hip_added, where an older one declares the older
+    # mapping's names (include_overrides.tsv: cuda_bf16.h -> hip/hip_bfloat16.h before 5.7)
+    earlier_header: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,6 +427,7 @@ class Tables:
                 base.unsupported,
                 o["evidence"],
                 _version(o["hip_added"]),
+                o.get("earlier_header") or None,
             )
         self.hipext = {
             r["name"]: HipExt(

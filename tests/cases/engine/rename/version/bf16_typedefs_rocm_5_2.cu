@@ -1,5 +1,6 @@
 #include <cuda_bf16.h>
-// HIP 5.2 has no hip_bf16.h and no __hip_bfloat16: every name is an error
+// HIP 5.2 has no hip_bf16.h: nv_bfloat16 becomes the legacy hip_bfloat16 (hip/hip_bfloat16.h);
+// the bf16x2 type and the conversion intrinsics have no HIP 5.2 counterpart: errors
 __global__ void scale(nv_bfloat16* x, nv_bfloat162* y, float s, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
