@@ -72,3 +72,55 @@ def test_exclude_on_the_command_line_and_in_the_configuration(
         "Samples/sub/b.cu",
         "k.cu",
     ]
+
+
+# The configuration's name-only globs (the default `vendored` list) are matched without
+# pathspec (hipport.project._by_name); pathspec stays the reference they must agree with.
+NAME_PATTERNS = [
+    ["vendor/", "glew.h", "stb_*.h"],
+    ["third_party/", "*.h"],
+    ["GL/", "freeglut*.h", "x.y/"],
+    ["a*b*"],
+]
+NAME_PATHS = [
+    "vendor/x.cu",
+    "src/vendor/x.cu",
+    "vendor",
+    "src/vendor",
+    "vendors/x.cu",
+    "glew.h",
+    "inc/glew.h",
+    "glew.h/inner.cu",
+    "stb_image.h",
+    "a/stb_.h",
+    "stb_image.hpp",
+    "third_party/a/b.cu",
+    "a.h",
+    "deep/b.h",
+    "GL/gl.h",
+    "gl/gl.h",
+    "freeglut_std.h",
+    "x.y/z.cu",
+    "xzy/z.cu",
+    "ab",
+    "a/xab/c",
+    "aXbY.cu",
+    "b/a",
+    "k.cu",
+]
+
+
+@pytest.mark.parametrize("patterns", NAME_PATTERNS, ids=lambda p: ",".join(p))
+def test_name_globs_match_as_pathspec_does(patterns):
+    import pathspec
+
+    from hipport.config import DEFAULT_VENDORED
+    from hipport.project import _by_name
+
+    assert _by_name(tuple(DEFAULT_VENDORED)) is not None  # the defaults take the fast way
+    assert _by_name(tuple(patterns)) is not None
+    spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+    for path in NAME_PATHS:
+        for is_dir in (False, True):
+            want = spec.match_file(path + "/" if is_dir else path)
+            assert match_globs(path, patterns, is_dir) == want, (path, is_dir)
