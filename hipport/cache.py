@@ -33,7 +33,7 @@ from typing import Any
 
 from hipport import __version__
 from hipport.account import _note, home
-from hipport.cache_format import CacheMiss, dumps, loads, shape
+from hipport.cache_format import CacheMiss, dumps, encode, loads, shape
 from hipport.fsio import atomic_write, read_regular
 
 FORMAT = 7  # bump when what is stored changes shape (6: JSON; 7: HIP012 header names kept)
@@ -101,16 +101,19 @@ class Hit:
     data: bytes | None = None
 
 
-def _load(path: Path, kind: str) -> Any:
+def _load(path: Path, kind: str, both: bool = False) -> Any:
     """A cache file's payload (CacheMiss when it is not one of this kind and format), read
     with the cyclic collector paused: the objects are plain data (no cycles to find), and a
-    large index would otherwise trigger dozens of collections."""
+    large index would otherwise trigger dozens of collections. `both`: (the payload, the
+    plain JSON it was decoded from)."""
     import gc
 
     data = read_regular(path)
     enabled = gc.isenabled()
     gc.disable()
     try:
+        if both:
+            return loads(kind, data), loads(kind, data, raw=True)
         return loads(kind, data)
     finally:
         if enabled:
@@ -219,6 +222,10 @@ class Manifest:
     results: ResultStore | None = None
     entries: dict[str, Entry] = field(default_factory=dict)
     dirty: bool = False
+    # each loaded entry as its file has it (plain JSON), and the keys changed since: a save
+    # encodes only those (encoding every entry again was a third of a warm run's writes)
+    _stored: dict[str, Any] = field(default_factory=dict, repr=False)
+    _changed: set[str] = field(default_factory=set, repr=False)
 
     def check(self, key: str, path: Path, context: str = "") -> Hit | None:
         """A Hit if the file is unchanged: same size, mtime, ctime and inode outside the racy
@@ -243,6 +250,7 @@ class Manifest:
             # the next run matches on the stat alone
             entry.mtime_ns, entry.ctime_ns, entry.inode = st.st_mtime_ns, st.st_ctime_ns, st.st_ino
             self.dirty = True
+            self._changed.add(key)
             return Hit(entry.digest, entry.info, data)
         return None
 
@@ -253,15 +261,25 @@ class Manifest:
             st.st_size, st.st_mtime_ns, digest, info, st.st_ctime_ns, st.st_ino, context
         )
         self.dirty = True
+        self._changed.add(key)
 
     def forget(self, key: str) -> None:
         if self.entries.pop(key, None) is not None:
             self.dirty = True
+            self._changed.add(key)
 
     def save(self) -> None:
         if not self.dirty:
             return
-        payload = dumps("manifest", [self.key, self.entries])
+        if any(k.startswith("$") for k in self.entries):  # encode() tags such a dict
+            payload = dumps("manifest", [self.key, self.entries])
+        else:
+            stored, changed = self._stored, self._changed
+            body = {
+                k: stored[k] if k in stored and k not in changed else encode(e)
+                for k, e in self.entries.items()
+            }
+            payload = dumps("manifest", [self.key, body], raw=True)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(self.path, payload, mode=0o600)
         self.dirty = False
@@ -284,10 +302,12 @@ def open_manifest(
     path = (directory or cache_dir()) / f"v{FORMAT}" / f"{name}.json"
     manifest = Manifest(path, key, result_store(options_key, tables_key, directory))
     try:
-        stored_key, entries = shape(_load(path, "manifest"), list, "manifest")
+        loaded, plain = _load(path, "manifest", both=True)
+        stored_key, entries = shape(loaded, list, "manifest")
         shape(entries, dict, "entries")
         if stored_key == key and all(_is_entry(k, e) for k, e in entries.items()):
             manifest.entries = entries
+            manifest._stored = plain[1]
     except (CacheMiss, OSError, ValueError, TypeError):  # a miss, never a failure
         pass
     return manifest
