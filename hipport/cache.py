@@ -352,3 +352,30 @@ def save_index(root: Path, data: dict[str, tuple[int, int, frozenset[str]]]) -> 
     path = index_path(root)
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, dumps("index", data), mode=0o600)
+
+
+def scans_path(root: Path, directory: Path | None = None) -> Path:
+    """The files' remembered directive scans (hipport.runner.project_macros.scan_files),
+    shared by every option set of a project root, as the project index is."""
+    name = hashlib.blake2b(os.fsencode(os.path.realpath(root)), digest_size=16).hexdigest()
+    return (directory or cache_dir()) / f"v{FORMAT}" / f"scans-{name}.json"
+
+
+def load_scans(root: Path) -> dict[str, list]:
+    """Absolute path -> [size, mtime_ns, ctime_ns, inode, unscanned, directives] (plain
+    JSON; the runner checks each entry's shape when it uses it); {} on a miss."""
+    try:
+        data = read_regular(scans_path(root))
+        found = loads("scans", data, raw=True)
+    except (CacheMiss, OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def save_scans(root: Path, data: dict[str, list]) -> None:
+    """Write the scans back, keeping only the files that still exist (a scan of a file
+    gone from the project would otherwise stay forever)."""
+    kept = {path: entry for path, entry in data.items() if os.path.lexists(path)}
+    path = scans_path(root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_private(path, dumps("scans", kept, raw=True))

@@ -125,3 +125,30 @@ def test_a_define_whose_value_names_a_project_macro(tree):
     assert from_cache(tree, *args) == 0
     # LATE_MODE is the project's now, undefined where m.cu has no #define of it: dead arm
     assert "src/m.cu:3:11" not in same_as_cold(tree, *args)
+
+
+def test_a_file_is_scanned_again_only_when_its_stat_changed(tree, monkeypatch):
+    """The directive scans are remembered by stat (hipport.cache.load_scans): a warm run
+    reads for them only the files that changed, and prints what a cold run prints."""
+    import hipport.runner.project_macros as project_macros
+
+    settle(tree)
+    same_as_cold(tree)
+    scanned = []
+    real = project_macros.scan_directives
+
+    def counted(data: bytes):
+        scanned.append(data)
+        return real(data)
+
+    monkeypatch.setattr(project_macros, "scan_directives", counted)
+    (tree / "src/feature.h").write_text("#pragma once\n#define USE_SLOW 1\n")
+    settle(tree)
+    warm = CliRunner().invoke(main, ["check", "src", "--color", "never", "--fail-on", "never"])
+    assert scanned == [b"#pragma once\n#define USE_SLOW 1\n"]
+    cold = CliRunner().invoke(
+        main, ["check", "src", "--color", "never", "--fail-on", "never", "--no-cache"]
+    )
+    assert warm.output == cold.output and "src/a.cu:6:" in cold.output
+    # a smaller size limit skips a file the scans remember: as a cold run does
+    same_as_cold(tree, "--max-file-size", "100")

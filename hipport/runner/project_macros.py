@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,21 +49,80 @@ class Scans:
     # files with an #include_next or #import, which the scan leaves out (the lexer's
     # reading of the file has them): what they reach or rename is not known here
     opaque: frozenset[str]
+    changed: bool = False  # a file was scanned anew (the remembered scans need saving)
 
 
-def scan_files(work: list[ProjectFile], max_size: int) -> Scans:
+def scan_files(
+    work: list[ProjectFile], max_size: int, remembered: dict[str, list] | None = None
+) -> Scans:
+    """Every file's directives. `remembered` (hipport.cache.load_scans: what earlier runs
+    scanned, by absolute path, with the stat the file had): a file whose size, mtime,
+    ctime and inode are the same, and whose mtime is outside the racy window, is not read
+    again; the others are read, and `remembered` is updated in place (save it when the
+    scan says `changed`)."""
+    from hipport.cache import RACY_NS
+
     files: dict[str, tuple[PPDirective, ...]] = {}
     paths: dict[str, Path] = {}
     opaque = set()
+    changed = False
+    now = time.time_ns()
     for f in work:
-        data = _read(f.path, max_size)
-        if data is None:
-            continue
-        files[f.relpath] = scan_directives(data)
+        known = None
+        if remembered is not None:
+            key = os.path.abspath(f.path)
+            try:
+                st = os.stat(f.path)
+            except OSError:
+                continue
+            stat = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+            if st.st_size <= max_size:  # else _read skips it, as it did
+                known = _remembered(remembered.get(key), stat)
+        if known is not None:
+            directives, unscanned = known
+        else:
+            data = _read(f.path, max_size)
+            if data is None:
+                continue
+            directives = scan_directives(data)
+            unscanned = _UNSCANNED_INCLUDE.search(data) is not None
+            if remembered is not None and now - stat[1] > RACY_NS and len(data) == stat[0]:
+                remembered[key] = [*stat, unscanned, [_plain(d) for d in directives]]
+                changed = True
+        files[f.relpath] = directives
         paths[f.relpath] = f.path
-        if _UNSCANNED_INCLUDE.search(data):
+        if unscanned:
             opaque.add(f.relpath)
-    return Scans(files, paths, frozenset(opaque))
+    return Scans(files, paths, frozenset(opaque), changed)
+
+
+def _plain(d: PPDirective) -> list:
+    return [d.name, list(d.words), d.start, d.end, d.line, d.function_like]
+
+
+def _remembered(entry: object, stat: list[int]) -> tuple[tuple[PPDirective, ...], bool] | None:
+    """A remembered scan, if it is of a file with this stat and of the right shape."""
+    if not isinstance(entry, list) or len(entry) != 6 or entry[:4] != stat:
+        return None
+    unscanned, plain = entry[4], entry[5]
+    try:
+        directives = tuple(
+            PPDirective(name, tuple(words), start, end, line, fl)
+            for name, words, start, end, line, fl in plain
+        )
+    except (TypeError, ValueError):
+        return None
+    if not isinstance(unscanned, bool) or not all(
+        isinstance(d.name, str)
+        and all(isinstance(w, str) for w in d.words)
+        and type(d.start) is int
+        and type(d.end) is int
+        and type(d.line) is int
+        and isinstance(d.function_like, bool)
+        for d in directives
+    ):
+        return None
+    return directives, unscanned
 
 
 def project_headers(

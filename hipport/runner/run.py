@@ -124,7 +124,15 @@ def plan_run(found: Found, config: Config, opts: RunOptions) -> Plan:
     work = found.work
     renames = include_renames(work, opts.rename_suffix)
     compile_db = load_compile_commands(opts.compile_commands, config.root)
-    scans = scan_files(work, opts.max_file_size)
+    # the directive scans earlier runs kept: an unchanged file is not read for them again
+    cached_run = opts.use_cache and not opts.index_only_cached and opts.given is None
+    remembered = cache_mod.load_scans(config.root) if cached_run else None
+    scans = scan_files(work, opts.max_file_size, remembered)
+    if remembered is not None and scans.changed:
+        try:
+            cache_mod.save_scans(config.root, remembered)
+        except OSError:
+            pass  # a read-only cache only costs speed
     headers = project_headers(
         work,
         found.discovery.base,
@@ -144,7 +152,7 @@ def plan_run(found: Found, config: Config, opts: RunOptions) -> Plan:
         from hipport.cache_admin import note_used
 
         note_used(cache_mod.cache_dir())
-    if opts.use_cache and not opts.index_only_cached and opts.given is None:
+    if cached_run:
         manifest = cache_mod.open_manifest(
             config.root,
             options_key(opts, config),
