@@ -6,6 +6,7 @@ a table; asserts nothing (the machine's load changes the figures).
 
     PYTHONPATH=. python bench/pathological.py                  # every kind, two sizes each
     PYTHONPATH=. python bench/pathological.py --kind launches --sizes 10000,20000,40000
+    PYTHONPATH=. python bench/pathological.py --issue-table    # issue 30's rows, both commands
 
 Doubling the size should about double the CPU time; a ratio near 4 is a quadratic path."""
 
@@ -58,18 +59,33 @@ KINDS: dict[str, tuple[Callable[[int], bytes], tuple[int, ...]]] = {
 }
 
 
-def measure(data: bytes) -> tuple[float, float, float]:
-    """(CPU s, peak MB, wall s) of `hipport check` on one file holding `data`."""
+# The inputs issue 30 item 4 names (kind, size): its goal is at most 10 s CPU and 500 MB
+# for every input under 10 MB, in translate and in check.
+ISSUE_ROWS = (
+    ("one-long-line", 10_000_000),
+    ("unknown-names-one-line", 10_000),
+    ("device-launches", 100_000),
+    ("comment-lines", 80_000),
+    ("unknown-names-one-line", 300_000),
+    ("unknown-names-many-lines", 300_000),
+)
+
+
+def measure(data: bytes, command: str = "check") -> tuple[float, float, float]:
+    """(CPU s, peak MB, wall s) of `hipport check` (or translate) on one file holding
+    `data`."""
     with tempfile.TemporaryDirectory(prefix="hipport-scaling-") as tmp:
         src = Path(tmp, "input.cu")
         src.write_bytes(data)
         report = Path(tmp, "report.json")
         args = [str(src), "--no-cache", "--format", "json", "-o", str(report)]
+        if command == "translate":
+            args = [str(src), "--no-cache", "-o", str(Path(tmp, "out"))]
         # the whole run in one process (as bench/profiling.py does), so that the kernel's
         # figures include the translation, which a pool worker would otherwise do unseen
         code = (
             "import sys, hipport.runner.pool as p; p.execute = p.execute_serially; "
-            "from hipport.cli import main; sys.argv = ['hipport', 'check', *sys.argv[1:]]; "
+            f"from hipport.cli import main; sys.argv = ['hipport', '{command}', *sys.argv[1:]]; "
             "main()"
         )
         cmd = [sys.executable, "-c", code, *args]
@@ -77,7 +93,9 @@ def measure(data: bytes) -> tuple[float, float, float]:
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
+        exit_code = os.waitstatus_to_exitcode(status)
+    if exit_code not in (0, 1):
+        raise RuntimeError(f"hipport {command} exited {exit_code}: not a finished run's figure")
     cpu = usage.ru_utime + usage.ru_stime
     return cpu, usage.ru_maxrss / 1024, wall
 
@@ -86,7 +104,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kind", action="append", choices=sorted(KINDS))
     parser.add_argument("--sizes", help="comma-separated sizes (default: each kind's two)")
+    parser.add_argument(
+        "--issue-table", action="store_true", help="issue 30's rows, check and translate"
+    )
     args = parser.parse_args()
+    if args.issue_table:
+        issue_table()
+        return
     print(f"{'input kind':26} {'size':>10} {'bytes':>10} {'CPU s':>8} {'peak MB':>8} {'wall s':>8}")
     for kind in args.kind or list(KINDS):
         make, sizes = KINDS[kind]
@@ -97,6 +121,19 @@ def main() -> None:
             cpu, peak, wall = measure(data)
             print(
                 f"{kind:26} {size:>10} {len(data):>10} {cpu:>8.2f} {peak:>8.0f} {wall:>8.2f}",
+                flush=True,
+            )
+
+
+def issue_table() -> None:
+    print(f"{'input kind':26} {'size':>8} {'MB':>6} {'command':>9} {'CPU s':>7} {'peak MB':>8}")
+    for kind, size in ISSUE_ROWS:
+        data = KINDS[kind][0](size)
+        for command in ("check", "translate"):
+            cpu, peak, _ = measure(data, command)
+            print(
+                f"{kind:26} {size:>8} {len(data) / 1e6:>6.2f} {command:>9} {cpu:>7.2f} "
+                f"{peak:>8.0f}",
                 flush=True,
             )
 

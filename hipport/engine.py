@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import gc
 import os
+from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 
 from hipport.catalogue import RULES, SEMANTIC_PARSE_ERROR
 from hipport.edits import Edit, OverlappingEdits, apply, compose, normalize
 from hipport.findings import Finding, Use
-from hipport.lexer import LexError, Tokens, lex, might_need_translation
+from hipport.lexer import SPLICE, LexError, Tokens, lex, might_need_translation
 from hipport.mappings import load_mappings
 from hipport.options import EngineOptions
 from hipport.rules import (
@@ -137,6 +138,7 @@ def _run_rules(source: bytes, ctx: Context) -> TranslationResult:
     edits, findings, uses, skipped = only_live(ctx, edits, findings, uses)
     findings = once_per_file(findings)
     dropped: list[Edit] = []
+    edits = _keep_splices(source, ctx.tokens, edits)
     edits = _drop_overlaps(_by_priority(compose(source, edits, dropped)), dropped)
     output = apply(source, edits)
     _sort(findings)
@@ -145,6 +147,26 @@ def _run_rules(source: bytes, ctx: Context) -> TranslationResult:
     result.dead_macros = skipped.macros
     result.dropped_edits = dropped
     return result
+
+
+def _keep_splices(source: bytes, tokens: Tokens, edits: list[Edit]) -> list[Edit]:
+    """An edit replacing a name spelled across a line splice (`cudaMal\\` newline `loc`,
+    which the lexer reads as cudaMalloc) starts its new text with the splices it replaces
+    (`\\` newline `hipMalloc`), so every later line keeps its number, the name is still
+    next to the bytes around it as the compiler reads them, and the token after it keeps
+    its offset (a splice in front of a token is part of it)."""
+    if b"\\" not in source:
+        return edits
+    starts, ends = tokens.starts, tokens.ends
+    out = []
+    for e in edits:
+        i = bisect_left(starts, e.start)
+        if i < len(starts) and starts[i] == e.start and ends[i] == e.end and not e.parts:
+            splices = b"".join(m.group() for m in SPLICE.finditer(source, e.start, e.end))
+            if splices:
+                e = replace(e, new=splices + e.new)
+        out.append(e)
+    return out
 
 
 def _context(

@@ -21,10 +21,12 @@ import gc
 import re
 import sys
 import threading
+from array import array
+from bisect import bisect_right
 from ctypes import POINTER, byref, c_uint, cast, sizeof
 from functools import cache
 from itertools import islice
-from operator import add, itemgetter, le
+from operator import add, le
 from typing import NamedTuple
 
 from clang import cindex
@@ -116,12 +118,33 @@ def lex(source: bytes, path: str = "<input>") -> Tokens:
     """Tokenize `source` (the whole file, every preprocessor arm). Raises LexError."""
     _admit(source, path)
     if not source:
-        return Tokens([], [], [], [], source)
+        return Tokens([], [], array("I"), array("I"), source)
     wrapped = _wrap(source)
     with _PARSER.lock:  # one unit per process: one file at a time in it
         tu = _PARSER.parse(wrapped.buffer, path)
         read = _tokens(tu, wrapped, source)
-    return read if isinstance(read, Tokens) else Tokens.of(read, source)
+    return unspliced(read if isinstance(read, Tokens) else Tokens.of(read, source))
+
+
+# A line splice: a backslash, then (clang allows it, with a warning) blanks, then a break.
+SPLICE = re.compile(rb"\\[ \t\f\v]*(?:\r\n|\r|\n)")
+_SPLICEABLE = frozenset({IDENTIFIER, KEYWORD, PUNCTUATION})
+
+
+def unspliced(tokens: Tokens) -> Tokens:
+    """`tokens` with the text of each name or punctuator that a line splice runs through
+    (`cudaMal\\` newline `loc`) as the compiler reads it, splices removed, so the rules
+    see the name; its span stays the bytes it covers. Literals (a raw string keeps its
+    splices) and comments keep their bytes."""
+    source = tokens.source
+    if b"\\" not in source:
+        return tokens
+    starts, ends, kinds, texts = tokens.starts, tokens.ends, tokens.kinds, tokens.texts
+    for m in SPLICE.finditer(source):
+        i = bisect_right(starts, m.start()) - 1
+        if i >= 0 and m.start() < ends[i] and kinds[i] in _SPLICEABLE:
+            texts[i] = decode(SPLICE.sub(b"", source[starts[i] : ends[i]]))
+    return tokens
 
 
 def lex_by_full_parse(source: bytes, path: str = "<input>") -> list[Token]:
@@ -143,7 +166,10 @@ def lex_by_full_parse(source: bytes, path: str = "<input>") -> list[Token]:
         raise LexError(f"{path}: libclang could not load the file: {exc}") from None
     read = _tokens(tu, _Wrapped(source, 0, 0, 0), source, fast=False)
     assert not isinstance(read, Tokens)
-    return read
+    texts = unspliced(Tokens.of(read, source)).texts
+    return [
+        t if t.text == text else t._replace(text=text) for t, text in zip(read, texts, strict=True)
+    ]
 
 
 def _admit(source: bytes, path: str) -> None:
@@ -235,13 +261,19 @@ def _tokens(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        tokens = _fast_convert(lib, tu, memory, n, wrapped, source) if fast else None
-        if tokens is not None:
-            return tokens
-        array = cast(memory, POINTER(cindex.Token * n)).contents
-        return _convert(lib, tu, array, wrapped, source)
-    finally:
+        columns = _fast_convert(lib, tu, memory, n, wrapped, source) if fast else None
+        if columns is None:
+            array_ = cast(memory, POINTER(cindex.Token * n)).contents
+            return _convert(lib, tu, array_, wrapped, source)
+        # libclang's tokens are let go before the text and kind columns are made: on a
+        # 10 MB line they are 110 MB, as much as those two lists
         lib.clang_disposeTokens(tu, memory, count)
+        memory = None
+        starts, ends, ids, lines = columns
+        return _columns(starts, ends, ids, source, lines)
+    finally:
+        if memory is not None:
+            lib.clang_disposeTokens(tu, memory, count)
         if collecting:
             gc.enable()
 
@@ -257,10 +289,13 @@ _LAYOUT_OK = (
 _SAMPLE = 8
 
 
-def _fast_convert(lib, tu, memory, n: int, wrapped: _Wrapped, source: bytes) -> Tokens | None:
-    """Tokens read straight from the CXToken array (kind, raw location, length): one
-    libclang call per file instead of six per token, which was most of the lexing time.
-    None when anything does not match the documented path, which the caller then takes."""
+def _fast_convert(
+    lib, tu, memory, n: int, wrapped: _Wrapped, source: bytes
+) -> tuple[array, array, bytes, list[int]] | None:
+    """The columns read straight from the CXToken array (raw location, length, kind id):
+    one libclang call per file instead of six per token, which was most of the lexing
+    time. None when anything does not match the documented path, which the caller then
+    takes."""
     if not _LAYOUT_OK:
         return None
     words = memoryview(cast(memory, POINTER(c_uint * (_TOKEN_WORDS * n))).contents)
@@ -275,33 +310,53 @@ def _fast_convert(lib, tu, memory, n: int, wrapped: _Wrapped, source: bytes) -> 
     # raw location - shift = offset in the source
     shift = locs[0] - off.value + wrapped.body_at - wrapped.bom
     starts, ends = _spans(locs, lengths, shift)
-    ids = kind_ids.tolist()
     # Structure: known kinds, inside the file, in order and never overlapping (a macro
     # location or another file's would land outside or out of order).
     if (
-        max(ids) >= len(_KINDS)
+        max(kind_ids) >= len(_KINDS)
         or starts[0] < wrapped.bom
         or max(starts) > len(source)
         or ends[-1] > len(source)
         or not all(map(le, ends, islice(starts, 1, None)))
     ):
         return None
+    starts, ends = _offsets(starts), _offsets(ends)
+    # every id is below len(_KINDS): one byte of each 32-bit lane
+    ids = kind_ids.tobytes()[0 if sys.byteorder == "little" else 3 :: 4]
+    sample = sorted({0, n - 1, *range(0, n, max(1, n // _SAMPLE))})
+    documented = _convert(lib, tu, [memory[i] for i in sample], wrapped, source)
+    picked = array("I", [starts[i] for i in sample]), array("I", [ends[i] for i in sample])
+    read = _columns(*picked, bytes(ids[i] for i in sample), source)
+    if documented != list(read):
+        return None
+    return starts, ends, ids, read.line_starts
+
+
+def _columns(
+    starts: array, ends: array, ids: bytes, source: bytes, lines: list[int] | None = None
+) -> Tokens:
+    """The tokens of the columns of offsets and kind ids, their texts sliced from the
+    source (`lines`: its line table, if made)."""
     if source.isascii():
         text = source.decode("ascii")
         # a comprehension of slices: faster than map(text.__getitem__, map(slice, ...))
         texts = [text[a:b] for a, b in zip(starts, ends, strict=True)]
     else:
         texts = [decode(source[a:b]) for a, b in zip(starts, ends, strict=True)]
-    kinds = [_KINDS[ids[0]]] if n == 1 else list(itemgetter(*ids)(_KINDS))
-    out = Tokens(texts, kinds, starts, ends, source)
-    sample = sorted({0, n - 1, *range(0, n, max(1, n // _SAMPLE))})
-    documented = _convert(lib, tu, [memory[i] for i in sample], wrapped, source)
-    if documented != [out[i] for i in sample]:
-        return None
-    return out
+    kinds = list(map(_KINDS.__getitem__, ids))
+    return Tokens(texts, kinds, starts, ends, source, lines)
 
 
-def _spans(locs: memoryview, lengths: memoryview, shift: int) -> tuple[list[int], list[int]]:
+def _offsets(column: array | list[int]) -> array:
+    """A column of byte offsets as 32-bit lanes (every offset is below MAX_BYTES): 4 bytes
+    a token, where a list of ints holds 36 (a 10 MB line of 4.7 million tokens peaked at
+    770 MB, most of it the two columns of offsets)."""
+    return column if isinstance(column, array) else array("I", column)
+
+
+def _spans(
+    locs: memoryview, lengths: memoryview, shift: int
+) -> tuple[array | list[int], array | list[int]]:
     """starts = locs - shift, ends = starts + lengths, for every token: each column read
     as one big integer of 32-bit lanes, so the arithmetic is two big-integer operations
     instead of a Python call per token. A lane never borrows from or carries into the
@@ -318,10 +373,10 @@ def _spans(locs: memoryview, lengths: memoryview, shift: int) -> tuple[list[int]
         starts = list(map((-shift).__add__, locs))
         return starts, list(map(add, starts, lengths))
     last = first + int.from_bytes(lengths.tobytes(), order)
-    return (
-        memoryview(first.to_bytes(width, order)).cast("I").tolist(),
-        memoryview(last.to_bytes(width, order)).cast("I").tolist(),
-    )
+    starts, ends = array("I"), array("I")
+    starts.frombytes(first.to_bytes(width, order))
+    ends.frombytes(last.to_bytes(width, order))
+    return starts, ends
 
 
 def _convert(lib, tu, array, wrapped: _Wrapped, source: bytes) -> list[Token]:  # ctypes objects

@@ -6,6 +6,7 @@ import errno
 import os
 import re
 import stat
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -98,6 +99,8 @@ def skip_reason(exc: OSError, what: str = "cannot read") -> str:
         return LOOP_REASON
     if exc.errno in (errno.EACCES, errno.EPERM):
         return DENIED_REASON
+    if exc.errno == errno.ENAMETOOLONG:
+        return f"{what}: path longer than the system allows (PATH_MAX or NAME_MAX)"
     return f"{what}: {exc.strerror or exc}"
 
 
@@ -263,6 +266,9 @@ class Discovery:
     files: list[ProjectFile]
     skipped: list[Skipped]
     stale_temps: list[Path] = field(default_factory=list)
+    # sources left out by default, counted (not read): a build folder's (`build/`) and the
+    # tracked files .gitignore names (EXCLUDED_TRACKED), each label with its count
+    excluded: dict[str, int] = field(default_factory=dict)
 
 
 def common_base(paths: list[Path]) -> Path:
@@ -290,16 +296,19 @@ def discover(
     files: dict[str, ProjectFile] = {}
     skipped: list[Skipped] = []
     stale: list[Path] = []
+    excluded = _Excluded(base, suffixes)
     for given in paths:
         path = Path(os.path.abspath(given))
         if not os.path.lexists(path):
             skipped.append(Skipped(path, "does not exist"))
             continue
         if path.is_dir():
-            for item in _walk(
+            found = _walk(
                 path, base, include, exclude, suffixes, with_other, skipped, stale, use_gitignore
-            ):
+            )
+            for item in found:
                 files.setdefault(item.relpath, item)
+            excluded.add(found)
             continue
         rel = _rel(path, base)
         if exclude and _matches(rel, exclude):
@@ -313,7 +322,8 @@ def discover(
             skipped.append(Skipped(path, "not a regular file"))
             continue
         files.setdefault(rel, ProjectFile(path, rel, _named_kind(path.name, suffixes), True))
-    return Discovery(base, _one_per_real_file(files, skipped, base), skipped, stale)
+    kept = _one_per_real_file(files, skipped, base)
+    return Discovery(base, kept, skipped, stale, excluded.counts())
 
 
 def given_file(
@@ -373,6 +383,16 @@ def _rel(path: Path, base: Path) -> str:
         return Path(os.path.relpath(path, base)).as_posix()
 
 
+class _Walk(list):
+    """The files of one walk (`_walk`), with what it left out by default: the build
+    folders it did not enter, and the sources and folders .gitignore names."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.build_dirs: list[tuple[Path, str]] = []  # (path, relpath)
+        self.ignored: list[tuple[str, bool]] = []  # (relpath, is a directory)
+
+
 def _walk(
     top: Path,
     base: Path,
@@ -383,6 +403,27 @@ def _walk(
     skipped: list[Skipped],
     stale: list[Path],
     use_gitignore: bool,
+) -> _Walk:
+    out = _Walk()
+    out.extend(
+        _walk_files(
+            top, base, include, exclude, suffixes, with_other, skipped, stale, use_gitignore, out
+        )
+    )
+    return out
+
+
+def _walk_files(
+    top: Path,
+    base: Path,
+    include: list[str],
+    exclude: list[str],
+    suffixes: tuple[str, ...],
+    with_other: bool,
+    skipped: list[Skipped],
+    stale: list[Path],
+    use_gitignore: bool,
+    out: _Walk,
 ) -> Iterator[ProjectFile]:
     real_top = os.path.realpath(top)
     seen_dirs: set[tuple[int, int]] = set()
@@ -448,8 +489,11 @@ def _walk(
                 continue
             if is_dir:
                 if entry.name in SKIP_DIRS or entry.name.startswith(SKIP_DIR_PREFIXES):
+                    if entry.name not in _NO_SOURCES_DIRS:
+                        out.build_dirs.append((path, rel))
                     continue
                 if use_gitignore and ignore.ignored(rel, True):
+                    out.ignored.append((rel, True))
                     continue
                 if exclude and _matches(rel, exclude, is_dir=True):
                     continue
@@ -480,6 +524,8 @@ def _walk(
                 stale.append(path)
                 continue
             if use_gitignore and ignore.ignored(rel, False):
+                if classify(entry.name, suffixes) != "other":
+                    out.ignored.append((rel, False))
                 continue
             if exclude and _matches(rel, exclude):
                 continue
@@ -492,6 +538,95 @@ def _walk(
 
     yield from walk(top)
     ignore.pop(pushed_above)
+
+
+# Folders skipped by default that hold no one's sources (version control, caches,
+# environments): not counted. Build folders (build/, out/, cmake-build-*) are.
+_NO_SOURCES_DIRS = frozenset(SKIP_DIRS - {"build", "_build", "out"})
+# At most this many entries of a build folder are looked at to count its sources.
+_COUNT_LIMIT = 100_000
+EXCLUDED_TRACKED = "tracked files .gitignore names"
+
+
+class _Excluded:
+    """The count of the sources the walks left out by default: those in build folders, and
+    those .gitignore names that git tracks (`git ls-files`, asked only when .gitignore
+    left something out; with the repository's fsmonitor off, so git runs nothing of the
+    tree's)."""
+
+    def __init__(self, base: Path, suffixes: tuple[str, ...]) -> None:
+        self.base, self.suffixes = base, suffixes
+        self.dirs: dict[str, int] = {}
+        self.tracked = 0
+
+    def add(self, walk: _Walk) -> None:
+        for path, rel in walk.build_dirs:
+            n = _count_sources(path, self.suffixes)
+            if n:
+                self.dirs[rel + "/"] = n
+        if walk.ignored:
+            self.tracked += _tracked_among(self.base, walk.ignored, self.suffixes)
+
+    def counts(self) -> dict[str, int]:
+        out = dict(self.dirs)
+        if self.tracked:
+            out[EXCLUDED_TRACKED] = self.tracked
+        return out
+
+
+def _count_sources(top: Path, suffixes: tuple[str, ...]) -> int:
+    """Sources under `top` (no link followed; at most _COUNT_LIMIT entries looked at)."""
+    count = seen = 0
+    stack = [top]
+    while stack and seen < _COUNT_LIMIT:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            seen += 1
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+                elif (
+                    entry.is_file(follow_symlinks=False)
+                    and classify(entry.name, suffixes) != "other"
+                ):
+                    count += 1
+            except OSError:
+                continue
+    return count
+
+
+def _tracked_among(base: Path, ignored: list[tuple[str, bool]], suffixes: tuple[str, ...]) -> int:
+    """How many of the ignored sources, and of the sources under the ignored folders, git
+    tracks in `base`'s repository (0 when there is none, or no git)."""
+    import subprocess
+
+    cmd = ["git", "-c", "core.fsmonitor=false", "ls-files", "-z", "--cached", "--", "."]
+    try:
+        proc = subprocess.run(cmd, cwd=base, capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return 0
+    if proc.returncode != 0:
+        return 0
+    tracked = sorted(
+        name
+        for name in proc.stdout.decode("utf-8", "surrogateescape").split("\0")
+        if name and classify(name.rsplit("/", 1)[-1], suffixes) != "other"
+    )
+    count = 0
+    for rel, is_dir in ignored:
+        if is_dir:
+            prefix = rel + "/"
+            i = bisect_left(tracked, prefix)
+            while i < len(tracked) and tracked[i].startswith(prefix):
+                count += 1
+                i += 1
+        else:
+            i = bisect_left(tracked, rel)
+            count += i < len(tracked) and tracked[i] == rel
+    return count
 
 
 STALE_TEMP_KEPT = "temporary file left by an interrupted run (a writing run removes it)"

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from hipport.catalogue import UNUSED_SUPPRESSION
 from hipport.findings import Finding, Location, rule_by_code_or_name
+from hipport.tokens import line_starts
 
 LINE, NEXT_LINE, FILE = "ignore", "ignore-next-line", "ignore-file"
 
@@ -179,7 +180,8 @@ def _skip_cmake_string(src: bytes, i: int) -> int:
     return n
 
 
-def _line_starts(source: bytes) -> list[int]:
+def _cmake_line_starts(source: bytes) -> list[int]:
+    """CMake's lines (its findings' lines): broken at \n only."""
     starts = [0]
     pos = source.find(b"\n")
     while pos != -1:
@@ -192,7 +194,9 @@ def parse(source: bytes, path: str) -> list[Suppression]:
     """Every suppression comment in `source`, with the line each one silences."""
     if b"hipport:" not in source:
         return []
-    starts = _line_starts(source)
+    # the lines the findings are counted in: clang's for sources (a lone \r breaks a line,
+    # as \n and \r\n do), CMake's for its files
+    starts = _cmake_line_starts(source) if is_cmake(path) else line_starts(source)
 
     def position(offset: int) -> tuple[int, int]:
         line = bisect_right(starts, offset)

@@ -64,6 +64,25 @@ def test_time_limit_turns_a_runaway_file_into_an_error(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_time_limit_stops_a_run_of_one_file(tmp_path: Path) -> None:
+    """A run of one small file translates it in the main process, not in a worker (issue
+    30 item 4): the time limit holds there too. Before, the file finished after its stall
+    and passed."""
+    tree = _tree(tmp_path, small=0)
+    proc = hipport(
+        ["check", tree / "slow.cu", "--format", "json", "--no-cache", "--time-limit", "1"],
+        tmp_path / "cache",
+        timeout=300,
+        **STALL,
+    )
+    assert proc.returncode == 1, proc.stderr
+    report = json.loads(proc.stdout)
+    assert _files(report) == {"slow.cu": "failed"}
+    [error] = report["findings"]
+    assert error["code"] == "HIP202" and "time limit" in error["message"], error
+
+
+@pytest.mark.slow
 def test_time_limit_from_the_configuration(tmp_path: Path) -> None:
     tree = _tree(tmp_path, small=2)
     (tree / ".hipport.toml").write_text("time-limit = 1\n")

@@ -205,6 +205,7 @@ def check(
         replay = memo.lookup() if memo is not None else None
         if replay is not None:  # nothing changed since: what that run printed, again
             out.write_rendered(targets, options, replay.outputs)
+            _say_excluded(found.discovery.excluded if found is not None else {})
             return 0 if exit_zero else replay.code
     from hipport.report.model import build_report
 
@@ -222,6 +223,7 @@ def check(
         shown = {item.relpath for item in inputs_from(summary)}
         options = replace(options, sources=lambda p: stdin_data if p in shown else None)
     written = out.write_reports(report, targets, options)
+    _say_excluded(summary.excluded)
     code = exit_code(report.findings, fail_on)
     if memo is not None:
         from hipport.runner.memo import Replay
@@ -229,6 +231,16 @@ def check(
         trusted = all(f.status != "failed" for f in summary.files)
         memo.save(Replay(written, code), trusted)
     return 0 if exit_zero else code
+
+
+def _say_excluded(excluded: dict[str, int]) -> None:
+    """The sources the walk left out by default, counted on stderr (the report's bytes
+    stay those of the files checked)."""
+    from hipport.report.summary import excluded_line
+
+    line = excluded_line(excluded)
+    if line:
+        click.echo(line, err=True)
 
 
 def _show_branches(

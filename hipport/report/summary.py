@@ -44,6 +44,15 @@ def files_line(summary: Any) -> str:
     )
 
 
+def excluded_line(excluded: dict[str, int]) -> str | None:
+    """What the walk left out by default (Discovery.excluded), if anything: the sources of
+    build folders and the tracked files .gitignore names."""
+    if not excluded:
+        return None
+    n = sum(excluded.values())
+    return f"hipport: {n} {_files(n)} excluded by default: {', '.join(excluded)}"
+
+
 @dataclass
 class KeptCounts:
     """Findings per code as the findings policy keeps them (what `check` reports for the
@@ -88,6 +97,9 @@ def print_summary(summary: Any, err: bool = True, kept: KeptCounts | None = None
 
     console = Console(stderr=err, highlight=False, soft_wrap=True, emoji=False)
     console.print(files_line(summary), markup=False)
+    excluded = excluded_line(summary.excluded)
+    if excluded:
+        console.print(excluded, markup=False)
     for f in summary.files:
         if f.status in ("failed", "skipped") and f.error:
             console.print(f"  {f.relpath}: {f.error}", markup=False)

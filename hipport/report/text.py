@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import os
 import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -202,32 +203,65 @@ def _disk_reader(root: str) -> Callable[[str], bytes | None]:
 
 
 class _SourceLines:
-    """The lines of the file last asked for (findings come sorted by path)."""
+    """The lines of the file last asked for (findings come sorted by path), and the line
+    last asked for, decoded once: thousands of findings on one long line each cost the
+    width of their excerpt, not the length of the line."""
 
     def __init__(self, read: Callable[[str], bytes | None]) -> None:
         self.read, self.path, self.lines = read, None, []
+        self.number, self.last = 0, None
 
-    def line(self, path: str, number: int) -> str | None:
+    def line(self, path: str, number: int) -> _Line | None:
         if path != self.path:
             data = self.read(path)
-            self.path = path
+            self.path, self.number, self.last = path, 0, None
             self.lines = data.splitlines() if data else []
-        if 0 < number <= len(self.lines):
-            return self.lines[number - 1].decode("utf-8", "replace")
-        return None
+        if number != self.number:
+            self.number = number
+            in_file = 0 < number <= len(self.lines)
+            self.last = _Line(self.lines[number - 1]) if in_file else None
+        return self.last
+
+
+class _Line:
+    """One source line as the excerpt shows it: `text` (decoded, undecodable bytes
+    replaced), `raw` (that text in UTF-8, where the finding's byte columns count)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.text = data.decode("utf-8", "replace")
+        self.ascii = data.isascii()
+        self.raw = data if self.ascii else self.text.encode("utf-8")
+        self.blank = not self.text.strip()
+        # the UTF-8 continuation bytes of `raw`, whose count before an offset is what its
+        # byte count exceeds its character count by (made on the first non-ASCII ask)
+        self._continuations: list[int] | None = None
+
+    def chars(self, byte_offset: int) -> int:
+        """Characters in the first `byte_offset` bytes (a character cut by the offset
+        counts once, as its replacement character does)."""
+        k = min(max(byte_offset, 0), len(self.raw))
+        if self.ascii:
+            return k
+        if self._continuations is None:
+            self._continuations = [i for i, b in enumerate(self.raw) if 0x80 <= b < 0xC0]
+        return k - bisect_left(self._continuations, k)
 
 
 def _caret(f: Finding, sources: _SourceLines) -> Iterator[str]:
     """`   12 | source line` and `      |     ^~~~` under the finding's columns."""
     loc = f.location
-    text = sources.line(loc.path, loc.line)
-    if text is None or not text.strip():
+    line = sources.line(loc.path, loc.line)
+    if line is None or line.blank:
         return
-    raw = text.encode("utf-8")
-    start = _chars(raw, loc.column - 1)
-    end = _chars(raw, loc.end_column - 1) if loc.end_line == loc.line else len(text)
+    text = line.text
+    start = line.chars(loc.column - 1)
+    end = line.chars(loc.end_column - 1) if loc.end_line == loc.line else len(text)
     if start > SOURCE_LINE_MAX:  # a minified line: show the part around the column
-        text, end, start = "..." + text[start - 20 :], end - start + 23, 23
+        text, end, start = (
+            "..." + text[start - 20 : start - 23 + SOURCE_LINE_MAX],
+            end - start + 23,
+            23,
+        )
     text = text[:SOURCE_LINE_MAX]
     number = str(loc.line)
     gutter = " " * max(5 - len(number), 1)
@@ -235,11 +269,6 @@ def _caret(f: Finding, sources: _SourceLines) -> Iterator[str]:
     width = max(min(end, len(text)) - start, 1)
     yield f"{gutter}{number} | {text}"
     yield f"{' ' * (len(gutter) + len(number))} | {pad}^{'~' * (width - 1)}"
-
-
-def _chars(raw: bytes, byte_offset: int) -> int:
-    """Characters in the first `byte_offset` bytes (columns count bytes, as compilers do)."""
-    return len(raw[: max(byte_offset, 0)].decode("utf-8", "replace"))
 
 
 def _grouped(out: _Printer, findings: list[Finding], paths: _PathNames) -> None:

@@ -12,6 +12,7 @@ from functools import partial
 from typing import NamedTuple
 
 from hipport.tokens import (
+    CLANG_NEWLINE,
     COMMENT,
     IDENTIFIER,
     KEYWORD,
@@ -206,19 +207,13 @@ _new_directive = partial(tuple.__new__, Directive)  # Directive(...) without its
 
 
 def _logical_line_end(source: bytes, pos: int) -> int:
-    """Offset just after the newline ending the logical line that holds pos."""
-    n = len(source)
-    while True:
-        nl = source.find(b"\n", pos)
-        if nl == -1:
-            return n
-        k = nl - 1
-        if k >= 0 and source[k] == 0x0D:
-            k -= 1
-        if k >= 0 and source[k] == 0x5C:  # backslash: the line continues
-            pos = nl + 1
-            continue
-        return nl + 1
+    """Offset just after the line break ending the logical line that holds pos (breaks as
+    clang reads them: \n, a lone \r, \r\n; one after a backslash continues the line)."""
+    for m in CLANG_NEWLINE.finditer(source, pos):
+        at = m.start()
+        if at == 0 or source[at - 1] != 0x5C:  # no backslash: the line ends here
+            return m.end()
+    return len(source)
 
 
 def directives(source: bytes, tokens: Tokens) -> list[Directive]:
@@ -243,9 +238,13 @@ def directives(source: bytes, tokens: Tokens) -> list[Directive]:
         ):
             pos = find(b"#", pos + 1)  # in a comment or a literal, `##`, or not first
             continue
-        line_start = source.rfind(b"\n", 0, pos) + 1
+        line_start = max(source.rfind(b"\n", 0, pos), source.rfind(b"\r", 0, pos)) + 1
         line_end = find(b"\n", pos) + 1
-        if line_end == 0 or source[line_end - 2] in b"\\\r":  # the end, a continuation, CR
+        if (
+            line_end == 0  # the end
+            or source[line_end - 2] in b"\\\r"  # a continuation, CRLF
+            or source.find(b"\r", pos, line_end) != -1  # a lone CR before the \n
+        ):
             line_end = _logical_line_end(source, pos)
         # a block comment may run past the line end; the directive still ends there
         j = bisect_left(starts, line_end, i + 1)

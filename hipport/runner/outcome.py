@@ -128,6 +128,7 @@ class RunSummary:
     elapsed: float = 0.0
     skipped: list[tuple[str, str]] = field(default_factory=list)
     project_names: frozenset[str] = frozenset()
+    excluded: dict[str, int] = field(default_factory=dict)  # Discovery.excluded
 
     @property
     def findings(self) -> list[Finding]:
@@ -173,6 +174,7 @@ class RunSummary:
             "min_rocm_decided_by": deciders,
             "files": {f.relpath: str(f.status) for f in self.files if f.kind != FileKind.OTHER},
             "not_processed": [{"path": rel, "reason": why} for rel, why in self.skipped],
+            **({"excluded_by_default": dict(self.excluded)} if self.excluded else {}),
             "elapsed": round(self.elapsed, 3),
         }
 

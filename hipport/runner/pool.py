@@ -120,8 +120,9 @@ def process_for_run(item: WorkItem, setup: WorkerSetup) -> WorkResult:
 _worker_setup: WorkerSetup | None = None
 
 DEFAULT_TIME_LIMIT = 300.0  # seconds per file; the slowest real file takes a few
-# A run of one file (the pre-commit hook) translates it in this process, where no time
-# limit can stop libclang; a file this large goes to a worker anyway.
+# A run of one small file (the pre-commit hook) translates it in this process, under the
+# same time limit (an alarm, which stops Python code, not a libclang call in progress); a
+# file this large goes to a worker anyway.
 IN_PROCESS_MAX_BYTES = 256 * 1024
 CRASHED = "the parser crashed on this file (isolated; the run went on)"
 
@@ -167,12 +168,65 @@ def execute(
     the file it held. Either way a fresh worker takes its place and the run goes on."""
     if not todo:
         return
-    if len(todo) == 1 and not _isolate() and _small(todo[0]):
+    time_limit = time_limit or DEFAULT_TIME_LIMIT
+    if len(todo) == 1 and not _isolate() and _small(todo[0]) and _can_alarm():
         # one small file (the pre-commit hook): forking a worker would cost more than it
-        yield process_for_run(todo[0], setup)
+        yield _in_process(todo[0], setup, time_limit)
         return
     jobs = worker_count(jobs, len(todo))
-    yield from _Pool(jobs, setup, time_limit or DEFAULT_TIME_LIMIT).run(todo)
+    yield from _Pool(jobs, setup, time_limit).run(todo)
+
+
+class _TimeLimit(BaseException):
+    """The in-process file's alarm went off (not an Exception: `process` turns those into
+    'internal error' results)."""
+
+
+def _can_alarm() -> bool:
+    """An interval timer can stop a file here: POSIX, the main thread (signals go to it),
+    and the program calling hipport uses no alarm of its own (an API caller's timer is
+    left alone). Else the one file goes to a worker, under the pool's limit."""
+    import signal
+    import threading
+
+    return (
+        hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, signal.SIG_IGN, None)
+        and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    )
+
+
+def _in_process(item: WorkItem, setup: WorkerSetup, time_limit: float) -> WorkResult:
+    """`process_for_run` in this process under the pool's time limit: a real-time alarm
+    raises _TimeLimit at the next Python step, and the file is the error a worker killed
+    for overrunning it is. The tables and rules are loaded first, as a worker loads them
+    before its clock starts."""
+    import signal
+
+    from hipport.rules import all_rules
+    from hipport.tables import load_tables
+
+    load_tables()
+    all_rules()
+    armed = True
+
+    def stop(signum: int, frame: object) -> None:
+        if armed:
+            raise _TimeLimit
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, time_limit)
+        try:
+            return process_for_run(item, setup)
+        finally:
+            armed = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except _TimeLimit:
+        return WorkResult(item.relpath, error=overrun_message(time_limit))
+    finally:
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _small(item: WorkItem) -> bool:
@@ -311,10 +365,15 @@ class _Pool:
             w.stop()
 
     def _overrun(self, item: WorkItem) -> str:
-        return (
-            f"time limit exceeded: not done after {self.time_limit:g} s (time-limit), so "
-            "the file was not checked; the run went on"
-        )
+        return overrun_message(self.time_limit)
+
+
+def overrun_message(time_limit: float) -> str:
+    """The error of a file not done within the time limit."""
+    return (
+        f"time limit exceeded: not done after {time_limit:g} s (time-limit), so "
+        "the file was not checked; the run went on"
+    )
 
 
 _MESSAGE_TABLE: dict | None = None

@@ -271,6 +271,7 @@ def finalize(
         time.perf_counter() - start,
         skipped,
         names,
+        discovery.excluded,
     )
 
 
@@ -295,7 +296,10 @@ def _unreadable(
             files.append(
                 FileOutcome(s.path, rel, FileKind.SOURCE, FileStatus.SKIPPED, error=s.reason)
             )
-        elif s.reason.startswith("cannot ") and classify(s.path.name, suffixes) != FileKind.OTHER:
+        elif s.reason.startswith("cannot read directory") or (
+            s.reason.startswith("cannot ") and classify(s.path.name, suffixes) != FileKind.OTHER
+        ):
+            # a source, or a directory whose sources (a path past PATH_MAX) were not read
             files.append(
                 FileOutcome(s.path, rel, FileKind.SOURCE, FileStatus.FAILED, error=s.reason)
             )
