@@ -147,10 +147,12 @@ def apply_project_filters(
             for code, api, n in f.info.codes:
                 if not moot(code, api):
                     f.codes[code] += n
-            if f.loader is not None:
-                f.loader = _filtering(f.loader, moot)
-            if f.part_loader is not None:
-                f.part_loader = _filtering(f.part_loader, moot)
+            part = f.stored.part
+            f.stored = replace(
+                f.stored,
+                load=_filtering(f.stored.load, moot),
+                part=_filtering(part, moot) if part is not None else None,
+            )
             continue
         f.result = _filtered(f.result, moot)
 
@@ -238,8 +240,9 @@ def inputs_from(source: Any) -> list[FileInput]:
         if hasattr(item, "relpath"):
             # shown as valid Unicode: a name that is not UTF-8 is escaped (\xNN)
             relpath = display_path(_root_relative(item.path, item.relpath, real_root))
-            loader = getattr(item, "loader", None) if item.result is None else None
-            part = getattr(item, "part_loader", None) if item.result is None else None
+            stored = getattr(item, "stored", None) if item.result is None else None
+            loader = stored.load if stored is not None else None
+            part = stored.read_part if stored is not None else None
             out.append(FileInput(relpath, item.status, item.result, item.error, loader, part))
         else:  # a TranslationResult
             status = "failed" if item.error else ("changed" if item.changed else "unchanged")

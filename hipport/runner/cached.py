@@ -1,5 +1,5 @@
 """The run's side of the result cache: what keys a result, storing one, and reusing one
-(now, or lazily: a summary and a loader, when the run needs the result only maybe)."""
+(now, or lazily: a Stored handle, when the run needs the result only maybe)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from hipport.runner.outcome import (
     FileKind,
     FileOutcome,
     FileStatus,
+    Stored,
     file_info,
     outcome_of,
     set_dead,
@@ -141,7 +142,8 @@ def from_cache(
     context: str = "",
 ) -> FileOutcome | None:
     """The cached outcome of an unchanged file, or None (translate it). A lazy outcome
-    carries the result's summary and a loader; otherwise the result is loaded now."""
+    carries a Stored handle (the summary, and how to load it); otherwise the result is
+    loaded now."""
     hit = manifest.check(cache_key(f), f.path, context)
     if hit is None or not valid_info(hit.info):
         return None
@@ -196,7 +198,5 @@ def lazy_outcome(
         None,
         out_relpath,
         cached,
-        info=info,
-        loader=load_or_translate,
-        part_loader=load_part,
+        stored=Stored(info, load_or_translate, None, load_part),
     )

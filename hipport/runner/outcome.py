@@ -39,8 +39,32 @@ class FileStatus(StrEnum):
     COPIED = "copied"
 
 
+@dataclass(frozen=True)
+class Stored:
+    """A result the run left out of memory, in the cache or spilled (--no-cache): its
+    summary, and how to read it back: whole, its output alone, or what the report reads
+    of it (hipport.runner.report_part). Each read loads anew; nothing is kept."""
+
+    info: FileInfo
+    load: Callable[[], TranslationResult | None]
+    output: Callable[[], bytes] | None = None  # None: the loaded result's output
+    part: Callable[[], object] | None = None  # None: the loaded result
+
+    def read_output(self) -> bytes | None:
+        if self.output is not None:
+            return self.output()
+        loaded = self.load()
+        return loaded.output if loaded is not None else None
+
+    def read_part(self) -> object:
+        return self.part() if self.part is not None else self.load()
+
+
 @dataclass
 class FileOutcome:
+    """One file of a run: what it is, what became of it, and its result: in memory
+    (`result`), left in the cache or spilled (`stored`), or none (failed, skipped, copied)."""
+
     path: Path
     relpath: str
     kind: FileKind
@@ -49,24 +73,19 @@ class FileOutcome:
     error: str | None = None
     out_relpath: str | None = None  # after suffix renames
     cached: bool = False
-    # A cached file whose result the run did not load (translate -o / --in-place, when
-    # nothing needs its findings): its summary, and how to load the result if needed.
-    info: FileInfo | None = None
-    loader: Callable[[], TranslationResult | None] | None = None
-    codes: Counter[str] | None = None  # info's finding codes, after the project filters
-    # the output alone of a result the run left on disk, read without loading the result
-    output_loader: Callable[[], bytes] | None = None
-    # what the report reads of a cached result (hipport.runner.report_part), or the result
-    part_loader: Callable[[], object] | None = None
+    stored: Stored | None = None
+    codes: Counter[str] | None = None  # a stored result's finding codes, project-filtered
+
+    @property
+    def info(self) -> FileInfo | None:
+        """The summary of a stored result (what the run's counts read without loading it)."""
+        return self.stored.info if self.stored is not None else None
 
     def output_bytes(self) -> bytes | None:
         """The translated text, loading (not keeping) a result the run left on disk."""
         if self.result is not None:
             return self.result.output
-        if self.output_loader is not None:
-            return self.output_loader()
-        loaded = self.loader() if self.loader is not None else None
-        return loaded.output if loaded is not None else None
+        return self.stored.read_output() if self.stored is not None else None
 
 
 @dataclass(frozen=True, slots=True)

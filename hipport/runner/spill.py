@@ -27,6 +27,7 @@ from hipport.runner.outcome import (
     FileKind,
     FileOutcome,
     FileStatus,
+    Stored,
     file_info,
     set_dead,
 )
@@ -78,9 +79,7 @@ def spilled_outcome(
         None,
         out_relpath,
         False,
-        info=info,
-        loader=spilled.load,
-        output_loader=spilled.output,
+        stored=Stored(info, spilled.load, spilled.output),
     )
 
 

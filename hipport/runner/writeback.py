@@ -298,8 +298,8 @@ def _mode(path: Path) -> int | None:
 
 
 def _write_in_place(f: FileOutcome, backup: bool) -> None:
-    if f.result is None and f.info is not None and f.status == FileStatus.CHANGED and f.loader:
-        result = f.loader()  # a cached change not yet written: load it for this write only
+    if f.result is None and f.stored is not None and f.status == FileStatus.CHANGED:
+        result = f.stored.load()  # a cached change not yet written: load it for this write only
         if result is None:
             raise OSError("the cached result could not be loaded")
         f = replace(f, result=result)
