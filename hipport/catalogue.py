@@ -514,9 +514,11 @@ DEVICE_PROP_FIELD = RuleInfo(
     "cudaGetDeviceProperties(&prop, 0);\n"
     'printf("MPS: %d\\n", prop.mpsEnabled);',
     "Query the value with hipDeviceGetAttribute(&value, hipDeviceAttribute..., device) "
-    "where HIP has an attribute (the finding names it), use the HIP field where it is "
-    "spelled differently (sharedMemPerMultiprocessor -> maxSharedMemoryPerMultiProcessor), "
-    "or guard the access with #if defined(__HIP_PLATFORM_NVIDIA__).",
+    "where HIP has an attribute and the target's runtime answers it (the finding names the "
+    "call and says when it would not), target a ROCm whose struct has the field, or guard "
+    "the access with #if defined(__HIP_PLATFORM_NVIDIA__). A field HIP spells otherwise "
+    "(sharedMemPerMultiprocessor -> maxSharedMemoryPerMultiProcessor before ROCm 6.2) is "
+    "HIP031's, a read translate turns into an attribute query HIP032's.",
     module="rules.hazards.device_prop_field",
     kind=Kind.HAZARD,
 )
@@ -1088,6 +1090,61 @@ SYSTEM_ATOMIC_HELPER = RuleInfo(
     kind=Kind.REWRITE,
 )
 
+STRUCT_FIELD_RENAMED = RuleInfo(
+    "HIP031",
+    "struct-field-renamed",
+    Severity.NOTE,
+    "A field of a CUDA struct that the HIP struct spells otherwise "
+    "(CUmemAllocationProp::requestedHandleTypes -> requestedHandleType); translate renames it "
+    "where the object's type can be told.",
+    "hipify renames the struct (CUmemAllocationProp -> hipMemAllocationProp) but a few HIP "
+    "structs spell a field differently: requestedHandleType, the graph instantiation "
+    "parameters' uploadStream and errNode_out, and before ROCm 6.2 hipDeviceProp_t's "
+    "maxSharedMemoryPerMultiProcessor for sharedMemPerMultiprocessor. The CUDA spelling does "
+    "not compile. The renames are reviewed data with each release's header:line "
+    "(mappings/struct_fields.tsv). translate renames `obj.field`, `ptr->field` and designated "
+    "initializers where the object is a variable or parameter of the function declared with "
+    "the CUDA struct, or the initializer's declaration names it; where the type cannot be "
+    "told (a global, an array element, a call's result) in a file that names the CUDA "
+    "struct, the finding is an error naming the HIP field. A field of another type is "
+    "left alone.",
+    "void setup(int dev) {\n"
+    "    CUmemAllocationProp prop = {};\n"
+    "    prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;\n"
+    "}",
+    "Nothing to do where it is renamed; elsewhere rename the field as the finding says.",
+    module="rules.struct_fields",
+    kind=Kind.REWRITE,
+)
+
+DEVICE_PROP_ATTRIBUTE = RuleInfo(
+    "HIP032",
+    "device-prop-attribute",
+    Severity.NOTE,
+    "A read of a cudaDeviceProp field the target's hipDeviceProp_t lacks, whose device "
+    "attribute the target's runtime answers; translate queries the attribute.",
+    "hipDeviceProp_t of HIP 5.2 lacks memoryPoolsSupported, sharedMemPerBlockOptin, "
+    "maxBlocksPerMultiProcessor and 50-odd more (HIP108). hipDeviceGetAttribute has an "
+    "attribute for many of them, but a release whose struct lacks the field mostly does not "
+    "answer its attribute either (HIP 5.2's runtime returns hipErrorInvalidValue for the "
+    "ones its header marks 'Cuda only'), so only a query the target answers keeps the "
+    "meaning: which ones is reviewed data with its evidence "
+    "(mappings/device_prop_attributes.tsv; today hipDeviceAttributeMemoryPoolsSupported on "
+    "5.2). translate replaces `prop.field` by hipport_device_attribute(hipDeviceAttributeX, "
+    "device), converted to the field's CUDA type, where cudaGetDeviceProperties(&prop, device) "
+    "filled prop in the same function and block and device is unchanged since; the helper is "
+    "defined once in the file. Every other read of a missing field stays HIP108's error, "
+    "which names the exact call.",
+    "int pools(int device) {\n"
+    "    cudaDeviceProp prop;\n"
+    "    cudaGetDeviceProperties(&prop, device);\n"
+    "    return prop.memoryPoolsSupported;\n"
+    "}",
+    "Nothing to do: the read is rewritten and the helper defined.",
+    module="rules.device_attributes",
+    kind=Kind.REWRITE,
+)
+
 # --------------------------------------------------------------------------- the index
 
 # The rewrite rules, in the order the engine runs them (earlier edits win overlaps).
@@ -1103,6 +1160,8 @@ REWRITE_ORDER: tuple[str, ...] = (
     "rules.coordinate_casts",
     "rules.unsigned_min_max",
     "rules.system_atomics",
+    "rules.struct_fields",
+    "rules.device_attributes",
     "rules.version_tests",
     "rules.namespaces",
     "rules.includes",

@@ -1,11 +1,12 @@
-"""Device functions hipport writes into a translated file where the target HIP lacks a CUDA
-one (which releases lack it is data: mappings/gate_facts.tsv, kind `system-atomic`).
+"""Functions hipport writes into a translated file where the target HIP lacks a CUDA one
+(which releases lack it is data: mappings/gate_facts.tsv, kind `system-atomic`;
+mappings/device_prop_attributes.tsv for the device-attribute reader).
 
 Each helper is C++ text with CUDA's exact semantics, guarded by its own macro so that a file
 and the headers it includes may each carry it (the first definition wins, the others are
-skipped) and a second translation finds nothing to add. Kept apart from the rule that
-inserts them (hipport/rules/system_atomics.py) so that a header generator (the shim) can
-emit the same text."""
+skipped) and a second translation finds nothing to add. Kept apart from the rules that
+insert them (hipport/rules/system_atomics.py, device_attributes.py) so that a header
+generator (the shim) can emit the same text."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class DeviceHelper:
-    cuda: str  # the CUDA function it stands in for
+    cuda: str  # the CUDA function (or struct) it stands in for
     name: str  # the helper's own name, which calls use
     guard: str  # the macro its definition defines (and tests)
     text: str  # the guarded definition, ending with a blank line
@@ -59,3 +60,24 @@ HELPERS: dict[str, DeviceHelper] = {
         ),
     )
 }
+
+
+# A cudaDeviceProp field the target's hipDeviceProp_t lacks, read as the device attribute its
+# runtime answers (rules.device_attributes; mappings/device_prop_attributes.tsv says which).
+# On failure it gives 0, as a zero-initialised struct would.
+DEVICE_ATTRIBUTE = DeviceHelper(
+    "cudaDeviceProp",
+    "hipport_device_attribute",
+    "HIPPORT_DEVICE_ATTRIBUTE_DEFINED",
+    "#ifndef HIPPORT_DEVICE_ATTRIBUTE_DEFINED\n"
+    "#define HIPPORT_DEVICE_ATTRIBUTE_DEFINED\n"
+    "// hipport: a cudaDeviceProp field this HIP's hipDeviceProp_t lacks, read as the device\n"
+    "// attribute its runtime answers (0 if the query fails)\n"
+    "static inline int hipport_device_attribute(hipDeviceAttribute_t attribute, int device) {\n"
+    "  int value = 0;\n"
+    "  if (hipDeviceGetAttribute(&value, attribute, device) != hipSuccess) value = 0;\n"
+    "  return value;\n"
+    "}\n"
+    "#endif\n"
+    "\n",
+)

@@ -14,7 +14,9 @@ release (hipport.mappings.Mappings reads each once per mappings directory, on fi
 - the legacy texture/surface reference API: its templates, types, functions and the
   fetches that take a reference (HIP105);
 - the values CUDA compilations give nvcc's macros, sampled (HIP113, rules.branches), and
-  the HIP compiler's own macros per release (hipport.preprocess).
+  the HIP compiler's own macros per release (hipport.preprocess);
+- CUDA struct fields HIP spells otherwise, per release (HIP031), and the device attributes
+  of cudaDeviceProp fields with the releases whose runtime answers them (HIP032, HIP108).
 
 The files and their columns are described in mappings/README.md; tools/build_facts.py and
 tools/build_gate_facts.py build them from ../shared/data and the reviewed inputs in tools/.
@@ -435,3 +437,108 @@ def hip_macros(rows: Rows) -> HipMacros:
             PredefinedMacro(r["macro"], r["rocm"], r["pass"], r["value"], r["source"]) for r in rows
         )
     )
+
+
+# --------------------------------------------------------------------------- struct fields
+
+
+@dataclass(frozen=True)
+class StructField:
+    """A CUDA struct field the HIP struct spells otherwise (struct_fields.tsv)."""
+
+    cuda_types: tuple[str, ...]  # the CUDA struct's names (typedef, _st, _v1 ...)
+    cuda_field: str
+    hip_type: str
+    hip_field: str
+    hip_from: Version | None  # the first release with the HIP spelling (None: the oldest known)
+    hip_until: Version | None  # the first release whose HIP struct spells it as CUDA does
+    evidence: str
+
+    def holds(self, rocm: Version) -> bool:
+        return (self.hip_from is None or _line(rocm) >= _line(self.hip_from)) and (
+            self.hip_until is None or _line(rocm) < _line(self.hip_until)
+        )
+
+
+@dataclass(frozen=True)
+class StructFields:
+    rows: tuple[StructField, ...]
+
+    @cached_property
+    def cuda_types(self) -> frozenset[str]:
+        return frozenset(t for row in self.rows for t in row.cuda_types)
+
+    def for_target(self, rocm: Version) -> dict[str, list[StructField]]:
+        """CUDA field name -> the rows that rename it for `rocm`."""
+        out: dict[str, list[StructField]] = {}
+        for row in self.rows:
+            if row.holds(rocm):
+                out.setdefault(row.cuda_field, []).append(row)
+        return out
+
+    def renamed(self, cuda_type: str, field: str, rocm: Version) -> StructField | None:
+        for row in self.for_target(rocm).get(field, ()):
+            if cuda_type in row.cuda_types:
+                return row
+        return None
+
+
+def struct_fields(rows: Rows) -> StructFields:
+    """From struct_fields.tsv."""
+
+    def version(text: str) -> Version | None:
+        return Version.parse(text) if text else None
+
+    return StructFields(
+        tuple(
+            StructField(
+                tuple(r["cuda_types"].split(",")),
+                r["cuda_field"],
+                r["hip_type"],
+                r["hip_field"],
+                version(r["hip_from"]),
+                version(r["hip_until"]),
+                r["evidence"],
+            )
+            for r in rows
+        )
+    )
+
+
+# --------------------------------------------------------------------------- device attributes
+
+
+@dataclass(frozen=True)
+class DevicePropAttribute:
+    """The device attribute that reads a cudaDeviceProp field (device_prop_attributes.tsv)."""
+
+    cuda_field: str
+    cuda_type: str  # the field's CUDA type: the attribute's int is converted to it
+    hip_attribute: str
+    declared_in: tuple[Version, ...]  # releases whose headers declare the enumerator
+    # releases whose hipDeviceProp_t lacks the field and whose AMD runtime still answers
+    # the attribute: only there does the query keep the field's meaning
+    answered_without_field: tuple[Version, ...]
+    evidence: str
+
+    def answers(self, rocm: Version) -> bool:
+        return any(_line(r) == _line(rocm) for r in self.answered_without_field)
+
+
+def device_prop_attributes(rows: Rows) -> dict[str, DevicePropAttribute]:
+    """From device_prop_attributes.tsv."""
+
+    def versions(cell: str) -> tuple[Version, ...]:
+        return tuple(Version.parse(v) for v in cell.split(",") if v)
+
+    return {
+        r["cuda_field"]: DevicePropAttribute(
+            r["cuda_field"],
+            r["cuda_type"],
+            r["hip_attribute"],
+            versions(r["declared_in"]),
+            versions(r["answered_without_field"]),
+            r["evidence"],
+        )
+        for r in rows
+    }

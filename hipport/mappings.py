@@ -64,6 +64,16 @@ class Mappings:
         return ArgumentTables(self.directory)
 
     @cached_property
+    def struct_fields(self) -> facts.StructFields:
+        """CUDA struct fields the HIP struct spells otherwise (struct_fields.tsv)."""
+        return facts.struct_fields(self.read("struct_fields.tsv"))
+
+    @cached_property
+    def device_prop_attributes(self) -> dict[str, facts.DevicePropAttribute]:
+        """cudaDeviceProp field -> its device attribute (device_prop_attributes.tsv)."""
+        return facts.device_prop_attributes(self.read("device_prop_attributes.tsv"))
+
+    @cached_property
     def gate(self) -> facts.GateFacts:
         """CUDA constructs HIP lacks (gate_facts.tsv) and NVIDIA's headers (cuda_headers.tsv)."""
         return facts.gate_facts(self.read("gate_facts.tsv"), self.read("cuda_headers.tsv"))

@@ -41,6 +41,8 @@ FILES = (
     "vector_operators.tsv",
     "texture_reference.tsv",
     "nvcc_macro_samples.tsv",
+    "struct_fields.tsv",
+    "device_prop_attributes.tsv",
 )
 
 

@@ -34,12 +34,14 @@ PAIRS = {
     "arguments/reinterpret_cast__hip_void_pointers.cu": ("arguments", RELEASES),
     "unsigned_min_max/clamp_keys.cu": ("unsigned-min-max", RELEASES),
     "system_atomics/ring_cursor.cu": ("system-atomics", RELEASES),
+    "struct_fields/exportable_alloc.cu": ("struct-fields", RELEASES),
+    "device_attributes/memory_pools.cu": ("device-attributes", ("5.2",)),
 }
 # the rule homes of the last mile's rewrites: their inputs are real CUDA too
 RULE_HOMES = Path(__file__).parent / "cases" / "rules"
 HOME_CASES = sorted(
     p.relative_to(RULE_HOMES).as_posix()
-    for code in ("HIP029", "HIP030")
+    for code in ("HIP029", "HIP030", "HIP031", "HIP032")
     for p in (RULE_HOMES / code).glob("*.cu")
 )
 CASES = [(rel, rocm) for rel, (_, releases) in sorted(PAIRS.items()) for rocm in releases]

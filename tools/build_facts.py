@@ -9,6 +9,8 @@
     mappings/vector_operators.tsv         the operators HIP's vector types define (HIP114)
     mappings/texture_reference.tsv        the texture/surface reference API (HIP105)
     mappings/nvcc_macro_samples.tsv       the values CUDA compilations give nvcc's macros (HIP113)
+    mappings/struct_fields.tsv            CUDA struct fields HIP spells otherwise (HIP031)
+    mappings/device_prop_attributes.tsv   the device attributes of cudaDeviceProp fields (HIP032)
 
     python tools/build_facts.py [--data ../shared/data] [--out mappings]
     python tools/build_facts.py --refresh-hip52 /usr/include/hip/hip_runtime_api.h
@@ -21,7 +23,8 @@ cmake.tsv, include_guards.tsv (checked against ../shared/data/cuda-include-map.t
 tools/include_overrides.tsv) and hip_vector_operators.tsv (extracted from HIP 5.2's and
 6.3's headers by tools/vector_operators.py --refresh), texture_reference.tsv (with the
 reference API's functions read from ../shared/data/hipify-tables' runtime table) and
-nvcc_macro_samples.tsv. The schemas are in
+nvcc_macro_samples.tsv, struct_fields.tsv and device_prop_attributes.tsv (each row with
+its header:line evidence, which tests/test_struct_facts.py re-reads). The schemas are in
 mappings/README.md. Deterministic output; it fails, rather than writes, when an input
 contradicts the data (see the checks below).
 """
@@ -364,6 +367,67 @@ def nvcc_macro_samples() -> list[dict[str, str]]:
 # --------------------------------------------------------------------------- driver
 
 
+# --------------------------------------------------------------------------- struct fields
+
+STRUCT_FIELD_COLUMNS = [
+    "cuda_types",
+    "cuda_field",
+    "hip_type",
+    "hip_field",
+    "hip_from",
+    "hip_until",
+    "evidence",
+]
+ATTRIBUTE_COLUMNS = [
+    "cuda_field",
+    "cuda_type",
+    "hip_attribute",
+    "declared_in",
+    "answered_without_field",
+    "evidence",
+]
+_RELEASE = re.compile(r"\d+\.\d+(?:\.\d+)?")
+
+
+def _releases(cell: str) -> list[str]:
+    return [r for r in cell.split(",") if r]
+
+
+def struct_fields() -> list[dict[str, str]]:
+    """The reviewed renames, each with a release window and its evidence."""
+    rows = reviewed_rows("struct_fields.tsv", "cuda_types", "cuda_field")
+    for row in rows:
+        key = (row["cuda_types"], row["cuda_field"])
+        for cell in ("hip_from", "hip_until"):
+            if row[cell] and not _RELEASE.fullmatch(row[cell]):
+                raise ValueError(f"struct_fields.tsv: {key}: {cell} {row[cell]!r}")
+        if not (row["hip_type"] and row["hip_field"] and row["evidence"]):
+            raise ValueError(f"struct_fields.tsv: {key}: needs hip_type, hip_field, evidence")
+    return rows
+
+
+def device_prop_attributes(
+    hip_fields: list[dict[str, str]], cuda_fields: list[dict[str, str]]
+) -> list[dict[str, str]]:
+    """The reviewed attribute rows: each names the attribute cuda_device_prop_fields.tsv
+    offers for its field, and is answered (without the field) only in releases whose
+    hipDeviceProp_t lacks the field."""
+    rows = reviewed_rows("device_prop_attributes.tsv", "cuda_field")
+    offered = {r["cuda_field"]: r["alternative"] for r in cuda_fields}
+    present = {r["field"]: set(r["present_in"].split(",")) for r in hip_fields}
+    for row in rows:
+        field = row["cuda_field"]
+        if offered.get(field) != row["hip_attribute"]:
+            raise ValueError(f"device_prop_attributes.tsv: {field}: not the attribute offered")
+        releases = _releases(row["declared_in"]) + _releases(row["answered_without_field"])
+        if not row["declared_in"] or any(not _RELEASE.fullmatch(r) for r in releases):
+            raise ValueError(f"device_prop_attributes.tsv: {field}: declared_in / answered")
+        for release in _releases(row["answered_without_field"]):
+            if release in present.get(field, ()):
+                raise ValueError(f"device_prop_attributes.tsv: {field}: {release} has the field")
+    return rows
+
+
 def build_facts(data: Path, out: Path) -> dict[str, int]:
     """Write the facts files into `out`; the number of rows of each."""
     out.mkdir(parents=True, exist_ok=True)
@@ -380,6 +444,11 @@ def build_facts(data: Path, out: Path) -> dict[str, int]:
         "vector_operators.tsv": (VECTOR_OPERATOR_COLUMNS, vector_operators()),
         "texture_reference.tsv": (TEXTURE_COLUMNS, texture_reference(data)),
         "nvcc_macro_samples.tsv": (SAMPLE_COLUMNS, nvcc_macro_samples()),
+        "struct_fields.tsv": (STRUCT_FIELD_COLUMNS, struct_fields()),
+        "device_prop_attributes.tsv": (
+            ATTRIBUTE_COLUMNS,
+            device_prop_attributes(hip_fields, cuda_device_prop_fields(data, hip_fields)),
+        ),
     }
     for name, (columns, rows) in files.items():
         write_tsv(out / name, columns, rows)
