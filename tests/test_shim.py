@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tools.consistency import FALSE_ALARM, MISSED, reviewed
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"
 EXAMPLE = ROOT / "examples" / "saxpy_project"
@@ -305,75 +307,133 @@ def test_shim_example_builds_as_cuda_with_cmake(tmp_path: Path) -> None:
     assert (build / "saxpy").is_file()
 
 
+# The gate's corpus through the shim (tests/consistency, one shim per program: a program and
+# the corpus headers it includes are a project of their own, as the gate translates them).
+# Reviewed for the shim only, per release: program -> the disagreement and why. Each one is
+# a program translate makes compile and the shim does not, where a header cannot do what
+# translate does; the test fails when one goes away, so the list stays true.
+_OPERATORS = (
+    "HIP114: the program defines vector operators HIP's vector types already define; "
+    "translate guards the program's definitions, a header cannot edit them (and cannot "
+    "remove HIP's)"
+)
+_COLLAPSE = (
+    "issue 27 item 2: helper_errors.h overloads _cudaGetErrorEnum on cudaError_t and CUresult, "
+    "one type (hipError_t) under HIP; translate guards the second definition, a header cannot"
+)
+_WIDENED = (
+    "HIP024 is translate's error: a computed 32-bit mask fails the 64-bit static_assert of "
+    "HIP 6.3's warp functions; the shim's warp wrappers widen it to the lanes it names, so "
+    "the shim build compiles (check's error still asks for a 64-bit mask)"
+)
+SHIM_ONLY: dict[str, dict[str, tuple[str | None, str]]] = {
+    "5.2": {
+        # the gate's false alarm (DISAGREEMENTS.tsv) is a real failure through the shim
+        "helper_check_curand.cu": (None, _COLLAPSE),
+        "helper_check_cusparse.cu": (None, _COLLAPSE),
+        "vecmath_nbody_step.cu": (None, _OPERATORS + " (helper_vecmath.h's float3 +=)"),
+        "vector_math_compound.cu": (MISSED, _OPERATORS),
+        "tail_min_blockdim.cu": (
+            MISSED,
+            "HIP028: min(rem, blockDim.x) is ambiguous with HIP 5.2's coordinate proxy types; "
+            "translate casts the coordinate, the shim has no overload for them yet",
+        ),
+    },
+    "6.3": {
+        "helper_check_curand.cu": (MISSED, _COLLAPSE),
+        "helper_check_cusparse.cu": (MISSED, _COLLAPSE),
+        "vecmath_grid_coords.cu": (MISSED, _OPERATORS + " (6.3 defines uint3 * uint3)"),
+        "vecmath_nbody_step.cu": (MISSED, _OPERATORS),
+        "vector_math_compound.cu": (MISSED, _OPERATORS),
+        "ml_partial_mask_shuffle.cu": (FALSE_ALARM, _WIDENED),
+        "warp_vote_ballot.cu": (FALSE_ALARM, _WIDENED),
+    },
+}
+
+
+def release_compiler(rocm: str) -> tuple[list[str], str, list[Path]]:
+    """The compiler, offload target and include directories for a HIP release: Debian's
+    hipcc for 5.2, clang-15 with ../shared/hip-6.3 for 6.3 (as tools/consistency.py)."""
+    from hipport.verify import find_compiler
+    from tools.hip63 import OFFLOAD_ARCH, hip63_compiler
+
+    if rocm == "6.3":
+        compiler, arch, include = hip63_compiler(), OFFLOAD_ARCH, []
+    else:
+        compiler, arch, include = find_compiler(), "gfx90a", [Path("/usr/include")]
+    if compiler is None:
+        pytest.skip(f"no HIP {rocm} compiler (clang++-15 and ../shared/hip-6.3 for 6.3)")
+    return compiler, arch, include
+
+
+def compile_through(shim: Path, source: Path, rocm: str):
+    """`source` compiled unchanged, syntax only, through `shim` with the release's HIP."""
+    from hipport.verify import compile_one
+
+    compiler, arch, include = release_compiler(rocm)
+    return compile_one(compiler, source, arch, [shim, *include])
+
+
+def _shim_compiles(rocm: str, tmp: Path) -> tuple[dict[str, bool], dict[str, str], dict[str, str]]:
+    """Per program of tests/consistency: whether its translation has an error finding (as
+    the gate counts them, its headers' too), and whether it compiles unchanged through the
+    shim generated for it and the release (with that release's HIP), with the first error."""
+    from importlib.metadata import version
+
+    from hipport.mappings import load_mappings
+    from hipport.shim import build_model, render
+    from hipport.shim.build import BASE_HEADER
+    from hipport.target import Target
+    from hipport.verify import compile_one
+    from tools.consistency import programs, translate
+
+    compiler, arch, include = release_compiler(rocm)
+    target = Target(rocm=rocm)
+    mappings = load_mappings()
+    errors: dict[str, bool] = {}
+    jobs = []
+    for program in programs():
+        results = translate(program, target)
+        errors[program.name] = any(f.severity.value == "error" for r in results for f in r.findings)
+        project = frozenset(n for r in results for n in (r.path, Path(r.path).name))
+        model = build_model(results, mappings, target, project, always=(BASE_HEADER,))
+        shim = tmp / program.stem
+        for rel, data in render(model, version("hipport")).items():
+            (shim / rel).parent.mkdir(parents=True, exist_ok=True)
+            (shim / rel).write_bytes(data)
+        jobs.append((program, [shim, *include]))
+    with ThreadPoolExecutor(2) as pool:
+        done = list(pool.map(lambda j: compile_one(compiler, j[0], arch, j[1]), jobs))
+    compiles = {p.name: c.ok for (p, _), c in zip(jobs, done, strict=True)}
+    first = {p.name: c.first_error or "" for (p, _), c in zip(jobs, done, strict=True)}
+    return errors, compiles, first
+
+
 @pytest.mark.hipcc
 @needs_hipcc
 @pytest.mark.slow
+@pytest.mark.parametrize("rocm", ["5.2", "6.3"])
 def test_consistency_programs_compile_through_the_shim_where_check_finds_no_error(
-    tmp_path: Path,
+    rocm: str, tmp_path: Path
 ) -> None:
-    """The gate's own corpus (tests/consistency), built unchanged through one shim: the
-    shim build fails exactly where `check` reports an error, and the only disagreements are
-    the ones reviewed for the translated build (DISAGREEMENTS.tsv: the same causes)."""
-    from tools.consistency import CORPUS as PROGRAMS
-    from tools.consistency import FALSE_ALARM, MISSED, programs, reviewed
-
-    shim = tmp_path / "shim"
-    hipport("shim", PROGRAMS, "-o", shim, "--rocm", "5.2")
-    errors = error_files([PROGRAMS], tmp_path)
-    sources = programs()
-    with ThreadPoolExecutor(2) as pool:
-        procs = pool.map(lambda p: compile_hip(p, shim, PROGRAMS), sources)
-        results = dict(zip(sources, procs, strict=True))
-    known = reviewed()
-    # Reviewed for the shim only: __stcs(p, v) is exact as __builtin_nontemporal_store(v, p)
-    # with its arguments swapped, which translate applies (alternatives.tsv) but a shim
-    # macro cannot, so this program compiles translated and not through the shim. A known
-    # gap (issue 26), kept here so the test fails when it is closed.
-    known |= {"ml_streaming_store_float.cu": (MISSED,)}
-    # Also reviewed for the shim only (issue 27): translate now fixes these and check no
-    # longer reports an error, but the shim does not do the same yet. A header cannot edit
-    # the program's own vector operators (HIP114: translate guards them); the shim could,
-    # and does not yet: define CUDART_VERSION for the CUDA release (HIP113's version test),
-    # add cudaStreamWaitEvent's flags argument (HIP115) and cudaGraphInstantiate's flags.
-    known |= {
-        "vector_math_compound.cu": (MISSED,),
-        "version_requirement.cu": (MISSED,),
-        "stream_wait_default_flags.cu": (MISSED,),
-        "graph_instantiate_flags.cu": (MISSED,),
-    }
-    # The same for new programs: HIP113 flips the __CUDACC_VER_MAJOR__ test and translate
-    # casts the built-in coordinate in min(rem, blockDim.x). (CUDART_CB: the shim defines it
-    # empty, as translate drops it.)
-    known |= {
-        "version_cudacc_qualifiers.cu": (MISSED,),
-        "tail_min_blockdim.cu": (MISSED,),
-    }
-    # The programs whose only error is HIP002 cuGetErrorName in helper_errors.h's
-    # `#ifdef __cuda_cuda_h__` section compile translated (the section is skipped), but not
-    # through the shim: the shim's curand.h/cusparse.h do not define CURAND_H_/CUSPARSEAPI
-    # (translate rewrites those tests, issue 27 item 3), so the helper's library section
-    # vanishes; helper_vecmath.h's float3 += is unguarded (item 1); pipeline_events_helpers.cu
-    # waits on events with two arguments (HIP115, as above).
-    for name in (
-        "helper_check_curand.cu",
-        "helper_check_cusparse.cu",
-        "vecmath_nbody_step.cu",
-        "pipeline_events_helpers.cu",
-    ):
-        known[name] = (None,)
+    """The gate's own corpus, built unchanged through the shim: the shim build fails exactly
+    where `check` reports an error, except the disagreements reviewed for the translated
+    build (DISAGREEMENTS.tsv: the same causes) and the shim-only ones above."""
+    errors, compiles, first = _shim_compiles(rocm, tmp_path)
+    known = {p: d for p, (d, _) in reviewed(rocm).items()}
+    known.update({p: d for p, (d, _) in SHIM_ONLY[rocm].items()})
     wrong = []
-    for program, proc in results.items():
-        headers = {Path(name).name for name in local_includes(program)}  # common/x.h
-        has_error = bool(({program.name} | headers) & errors)
-        compiled = proc.returncode == 0
-        found = MISSED if not compiled and not has_error else None
-        found = FALSE_ALARM if compiled and has_error else found
-        if found != known.get(program.name, (None,))[0]:
-            wrong.append(f"{program.name}: {found}\n{proc.stderr[-600:]}")
-    compiled = sum(p.returncode == 0 for p in results.values())
-    print(f"shim: {compiled} of {len(sources)} consistency programs compile with HIP 5.2")
+    for program, compiled in compiles.items():
+        found = MISSED if not compiled and not errors[program] else None
+        found = FALSE_ALARM if compiled and errors[program] else found
+        if found != known.get(program):
+            wrong.append(f"{program}: {found} (listed: {known.get(program)}) {first[program]}")
+    print(
+        f"shim: {sum(compiles.values())} of {len(compiles)} consistency programs compile "
+        f"with HIP {rocm}"
+    )
     assert not wrong, "\n".join(wrong)
-    assert compiled >= 10
+    assert sum(compiles.values()) >= 10
 
 
 DEBIAN_CMAKE = Path("/usr/lib/x86_64-linux-gnu/cmake")
@@ -429,3 +489,146 @@ def test_headers_rocm_keeps_are_not_shimmed(tmp_path: Path) -> None:
     assert proc.returncode in (0, 1), proc.stderr
     assert (tmp_path / "s" / "cuda_runtime.h").is_file()
     assert not (tmp_path / "s" / "thrust").exists()
+
+
+# --------------------------------------------------------------------------- alternatives
+
+ALTERNATIVES = ROOT / "mappings" / "alternatives.tsv"
+ENGINE_CASES = ROOT / "tests" / "cases" / "engine" / "rename" / "device"  # nvcc-proven inputs
+
+
+def _alternatives() -> list[dict[str, str]]:
+    import csv
+
+    with ALTERNATIVES.open(encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rocm", ["5.2", "6.3"])
+def test_the_shim_provides_every_exact_alternative_and_no_approximate_one(
+    rocm: str, tmp_path: Path
+) -> None:
+    """Issue 26 item 3, from mappings/alternatives.tsv: a project that uses every name the
+    table lists gets each exact replacement from the shim where the target has it (a macro,
+    or a wrapper where the arguments move) and the shim's error where it does not; an
+    approximate one is never written in its place."""
+    from hipport.target import Version
+
+    rows = _alternatives()
+    body = "".join(f"  (void){row['cuda']};\n" for row in rows)
+    (tmp_path / "uses.cu").write_text(f"#include <cuda_runtime.h>\nvoid f() {{\n{body}}}\n")
+    shim = tmp_path / "shim"
+    proc = hipport("shim", tmp_path / "uses.cu", "-o", shim, "--rocm", rocm)
+    assert proc.returncode in (0, 1), proc.stderr
+    header = (shim / "hipport_shim.h").read_text()
+    exact = [r for r in rows if r["exactness"] == "exact"]
+    assert len(exact) >= 4
+    for row in rows:
+        cuda, hip = row["cuda"], row["hip"]
+        said = f"/* {cuda} -> {hip} "
+        if row["exactness"] != "exact":
+            assert f"/* {cuda} -> " not in header, cuda
+            assert not re.search(rf"^#define {cuda} (?!_Pragma)", header, re.M), cuda
+            assert f"auto {cuda}(" not in header, cuda
+        elif Version.parse(row["since"]) <= Version.parse(rocm):
+            assert said in header, (cuda, header)
+            provided = f"#define {cuda} {hip}\n" in header or re.search(
+                rf"auto {cuda}\(.*\{{ return {hip}\(", header
+            )
+            assert provided, (cuda, header)
+        else:
+            assert re.search(rf"^#define {cuda} _Pragma\(.*needs ROCm {row['since']}", header, re.M)
+
+
+@pytest.mark.hipcc
+@needs_hipcc
+@pytest.mark.parametrize(
+    ("case", "rocm"),
+    [
+        ("alternatives_exact.cu", "5.2"),
+        ("alternatives_exact.cu", "6.3"),
+        ("alternatives_bf16_rn.cu", "6.3"),
+    ],
+)
+def test_exact_alternatives_compile_through_the_shim(case: str, rocm: str, tmp_path: Path) -> None:
+    """__trap, __stcs on float (the arguments swapped: HIP has no __stcs) and
+    __float2bfloat16_rn (from ROCm 5.7) through the shim, with each release's HIP. The inputs
+    are nvcc-proven (tests/test_modern_releases.py)."""
+    source = ENGINE_CASES / case
+    shim = tmp_path / "shim"
+    assert hipport("shim", source, "-o", shim, "--rocm", rocm).returncode == 0
+    built = compile_through(shim, source, rocm)
+    assert built.ok, built.stderr[-2000:]
+
+
+# --------------------------------------------------------------------------- version macros
+
+_NEEDS_11 = (
+    "#include <cuda_runtime.h>\n"
+    "#if !defined(CUDART_VERSION) || CUDART_VERSION < 11000\n"
+    '#error "needs CUDA 11"\n'
+    "#endif\n"
+    "void f() { cudaDeviceSynchronize(); }\n"
+)
+# the CUDA arm uses __float2bfloat16, which ROCm 5.2 lacks: translate keeps HIP on the
+# fallback (HIP113 warning), so the shim must not define CUDA_VERSION for 5.2
+_BF16_OR_HALF = (
+    "#include <cuda.h>\n#include <cuda_fp16.h>\n#include <cuda_runtime.h>\n"
+    "#if CUDA_VERSION >= 11000\n#include <cuda_bf16.h>\n"
+    "__device__ __nv_bfloat16 low(float x) { return __float2bfloat16(x); }\n"
+    "#else\n__device__ __half low(float x) { return __float2half(x); }\n#endif\n"
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("cuda", "value"), [("12.4", "12040"), (None, "13000")])
+def test_version_macros_take_the_cuda_releases_values(
+    cuda: str | None, value: str, tmp_path: Path
+) -> None:
+    """--cuda's release (else the newest sampled one, nvcc_macro_samples.tsv: CUDA 13.0)."""
+    (tmp_path / "a.cu").write_text(_NEEDS_11)
+    options = ["--cuda", cuda] if cuda else []
+    proc = hipport("shim", tmp_path / "a.cu", "-o", tmp_path / "s", "--rocm", "5.2", *options)
+    assert proc.returncode == 0, proc.stderr
+    text = (tmp_path / "s" / "hipport_shim.h").read_text()
+    assert f"#define CUDART_VERSION {value}\n" in text, text
+    assert "CUDA_VERSION " not in text.replace("CUDART_VERSION", "")  # only what it tests
+
+
+@pytest.mark.slow
+def test_version_macros_stay_undefined_where_a_cuda_arm_is_cuda_only(tmp_path: Path) -> None:
+    """One version test translate leaves (its CUDA arm needs what ROCm 5.2 lacks) keeps the
+    macros undefined for the whole project, and the header says which; for 6.3, which has
+    the bf16 names, both tests take CUDA's arm."""
+    (tmp_path / "a.cu").write_text(_NEEDS_11)
+    (tmp_path / "b.cu").write_text(_BF16_OR_HALF)
+    proc = hipport("shim", tmp_path, "-o", tmp_path / "s52", "--rocm", "5.2")
+    text = (tmp_path / "s52" / "hipport_shim.h").read_text()
+    assert "#define CUDA_VERSION" not in text and "#define CUDART_VERSION" not in text, text
+    assert re.search(r"version macros stay undefined: .*b\.cu:4 ", text), text
+    proc = hipport("shim", tmp_path, "-o", tmp_path / "s63", "--rocm", "6.3")
+    assert proc.returncode == 0, proc.stderr
+    text = (tmp_path / "s63" / "hipport_shim.h").read_text()
+    assert "#define CUDA_VERSION 13000\n" in text and "#define CUDART_VERSION 13000\n" in text
+
+
+@pytest.mark.hipcc
+@needs_hipcc
+@pytest.mark.parametrize("rocm", ["5.2", "6.3"])
+def test_a_version_requirement_compiles_through_the_shim(rocm: str, tmp_path: Path) -> None:
+    source = tmp_path / "a.cu"
+    source.write_text(_NEEDS_11)
+    assert hipport("shim", source, "-o", tmp_path / "s", "--rocm", rocm).returncode == 0
+    built = compile_through(tmp_path / "s", source, rocm)
+    assert built.ok, built.stderr[-2000:]
+
+
+@pytest.mark.nvcc
+@pytest.mark.skipif(NVCC is None, reason="nvcc is not installed")
+@pytest.mark.parametrize("text", [_NEEDS_11, _BF16_OR_HALF], ids=["needs_11", "bf16_or_half"])
+def test_version_inputs_are_real_cuda(text: str, tmp_path: Path) -> None:
+    (tmp_path / "a.cu").write_text(text)
+    cmd = ["nvcc", "-std=c++17", "-c", "-o", os.devnull, str(tmp_path / "a.cu")]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]

@@ -99,8 +99,24 @@ def reviewed(rocm: str = ROCM) -> dict[str, tuple[str, str]]:
         return {r["program"]: (r["disagreement"], r["reason"]) for r in rows if r["rocm"] == rocm}
 
 
-def check(jobs: int = 2, rocm: str = ROCM) -> tuple[list[Verdict], dict]:
+def translate(program: Path, target) -> list:
+    """The translations of a program and of the corpus headers it includes (`TranslationResult`,
+    the program's first): a program with headers is a small project of its own."""
     from hipport.engine import translate_source
+
+    headers = local_headers(program)
+    options = _project_options([program, *headers], target) if headers else None
+    results = []
+    for source in (program, *headers):
+        rel = source.relative_to(CORPUS).as_posix()
+        result = translate_source(source.read_bytes(), rel, target, options)
+        if result.error:
+            raise RuntimeError(f"{rel}: {result.error}")
+        results.append(result)
+    return results
+
+
+def check(jobs: int = 2, rocm: str = ROCM) -> tuple[list[Verdict], dict]:
     from hipport.target import Target
     from hipport.verify import compile_many, find_compiler, hip_version
     from tools.hip63 import OFFLOAD_ARCH, hip63_compiler
@@ -119,15 +135,10 @@ def check(jobs: int = 2, rocm: str = ROCM) -> tuple[list[Verdict], dict]:
         paths = []
         for program in programs():
             headers = local_headers(program)
-            # a program with headers is a small project of its own, in its own folder
-            options = _project_options([program, *headers], target) if headers else None
             folder = Path(tmp) / program.stem if headers else Path(tmp)
             errors: set[str] = set()
-            for source in (program, *headers):
-                rel = source.relative_to(CORPUS).as_posix()
-                result = translate_source(source.read_bytes(), rel, target, options)
-                if result.error:
-                    raise RuntimeError(f"{rel}: {result.error}")
+            for source, result in zip((program, *headers), translate(program, target), strict=True):
+                rel = result.path
                 out = folder / rel
                 out.parent.mkdir(parents=True, exist_ok=True)
                 out.write_bytes(result.output)

@@ -47,9 +47,11 @@ def shim(
     """Generate a shim for the CUDA sources under PATHS: one forwarding header per CUDA
     header they include and one mapping header (hipport_shim.h) with exactly the names they
     use, version-guarded for every ROCm up to the target. A name the compiled-against HIP
-    lacks is a compile error at its point of use. Exit 1 when `hipport check` reports an
-    error a header cannot fix (device-side launches, PTX, ...), 0 otherwise; with --check,
-    exit 1 when DIR is stale."""
+    lacks is a compile error at its point of use. nvcc's version macros the sources test
+    (CUDART_VERSION, ...) get --cuda's values, as translate reads them (HIP113), unless a
+    version test translate leaves would then take a CUDA-only arm. Exit 1 when `hipport
+    check` reports an error a header cannot fix (device-side launches, PTX, ...), 0
+    otherwise; with --check, exit 1 when DIR is stale."""
     from hipport.cli.gate import load_baseline, selection
     from hipport.cli.progress import progress_bar
     from hipport.shim.build import ShimRequest, generate

@@ -373,17 +373,24 @@ def _samples(
 ) -> tuple[int | None, ...]:
     """The values nvcc gives a macro: the sampled releases', or those of --cuda's release."""
     if release is not None:
-        major, minor = release
-        given = {
-            "CUDA_VERSION": major * 1000 + minor * 10,
-            "CUDART_VERSION": major * 1000 + minor * 10,
-            "__CUDA_API_VERSION": major * 1000 + minor * 10,
-            "__CUDACC_VER_MAJOR__": major,
-            "__CUDACC_VER_MINOR__": minor,
-        }.get(macro)
+        given = release_macros(*release).get(macro)
         if given is not None:
             return (given,)
     return samples.get(macro, (1,))
+
+
+def release_macros(major: int, minor: int) -> dict[str, int]:
+    """The version macros a CUDA release's compilations define, by its number (the
+    definitions nvcc_macro_samples.tsv cites: 1000 * major + 10 * minor); the build number
+    is not part of a release's number."""
+    number = major * 1000 + minor * 10
+    return {
+        "CUDA_VERSION": number,
+        "CUDART_VERSION": number,
+        "__CUDA_API_VERSION": number,
+        "__CUDACC_VER_MAJOR__": major,
+        "__CUDACC_VER_MINOR__": minor,
+    }
 
 
 def _cuda_values(

@@ -8,16 +8,20 @@ and the run's mappings in, a `ShimModel` out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
 from hipport.engine import TranslationResult
-from hipport.facts import KEPT_BY_ROCM
+from hipport.facts import KEPT_BY_ROCM, verdict
+from hipport.findings import Severity
 from hipport.lexer import IDENTIFIER, LexError, lex
+from hipport.rules.branches import release_macros
 from hipport.rules.names import MASKED_SYNC
 from hipport.rules.tokens import directives, include_spelling
+from hipport.rules.version_tests import VERSION_MACROS
 from hipport.tables import Resolution, Status, Tables, resolve
 from hipport.tables.arguments import ArgumentRewrite
 from hipport.target import Target, Version
@@ -53,6 +57,9 @@ class NameUse:
     spans: tuple[Span, ...]  # oldest first
     elaborated: bool = False  # used after struct/enum/union/class: a macro, not an alias
     overloads: tuple[tuple[int, str], ...] = ()  # HIP function per argument count (data)
+    # CUDA's default arguments the target's HIP function lacks (gate facts, kind
+    # default-argument, HIP115): per argument count of a call, the values to pass after it
+    defaults: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,13 @@ class ShimModel:
     # warp *_sync intrinsics the target has (HIP's 64-bit masks) and the release from which
     # it has them: wrapped so that CUDA's 32-bit full-warp mask names every lane
     warp_masks: list[tuple[str, Version]] = field(default_factory=list)
+    # nvcc's version macros the project tests, with the values of the CUDA release it is
+    # built with (HIP113: translate makes HIP take the arm that release takes), and which
+    # release that is; empty when some version test must not take CUDA's arm under HIP
+    # (`version_blocked` says where and why)
+    version_macros: list[tuple[str, int]] = field(default_factory=list)
+    version_release: str = ""
+    version_blocked: str = ""
 
 
 def build_model(
@@ -98,8 +112,14 @@ def build_model(
     elaborated: set[str] = set()
     qualifiers: set[str] = set()
     words: set[str] = set()
+    defined: set[str] = set()
+    flips: list[str] = []  # version tests translate does not make HIP take CUDA's arm for
+    renamed: set[str] = set()  # the names translate rewrites, in live code or not
     for result in results:
         used.update(u.api for u in result.uses)
+        defined |= result.defined_names
+        flips += _kept_version_flips(result)
+        renamed |= _renamed(result)
         scan = _scan(result.source, result.path)
         includes |= scan.includes
         elaborated |= scan.elaborated
@@ -109,17 +129,27 @@ def build_model(
     guards = mappings.include_guards.shim
     model.guards = sorted((g, guards[g]) for g in words & guards.keys())
     model.empty_macros = sorted(words & mappings.gate.empty_macros.keys())
+    tested = sorted((words & VERSION_MACROS) - defined)
+    if tested and flips:
+        model.version_blocked = flips[0]
+    elif tested:
+        model.version_release, values = _release_values(mappings, target)
+        model.version_macros = [(m, values[m]) for m in tested if m in values]
+        # the arms HIP now compiles were dead in check's view, which records no uses there:
+        # what translate renames in them is what they use
+        used |= renamed
     model.headers = [
         h for h in (_header(mappings, target, inc, project_files) for inc in sorted(includes)) if h
     ]
     model.floor = project_floor(tables, target, used)
+    target_defaults = _defaults(mappings, target)
     points = tuple(
         p for p in release_points(tables, target) if model.floor is None or p >= model.floor
     )
     if model.floor is not None:
         points = (model.floor, *(p for p in points if p != model.floor))
     for name in sorted(used):
-        use = _name_use(mappings, target, name, points, name in elaborated)
+        use = _name_use(mappings, target, name, points, name in elaborated, target_defaults)
         if use is not None:
             model.names.append(use)
     # a name HIP spells as CUDA does (__shfl_xor_sync) has no NameUse but may need a macro
@@ -222,7 +252,12 @@ def _all_points(tables: Tables) -> tuple[Version, ...]:
 
 
 def _name_use(
-    mappings: Mappings, target: Target, name: str, points: tuple[Version, ...], elaborated: bool
+    mappings: Mappings,
+    target: Target,
+    name: str,
+    points: tuple[Version, ...],
+    elaborated: bool,
+    defaults: dict[str, tuple[tuple[int, tuple[str, ...]], ...]],
 ) -> NameUse | None:
     tables = mappings.tables
     final = resolve(tables, name, target)
@@ -240,8 +275,85 @@ def _name_use(
         return None  # the HIP name is the CUDA name at every release: nothing to write
     overloads = tuple(sorted(mappings.arguments.overloads.get(name, {}).items()))
     return NameUse(
-        name, final.mapping.kind, final.mapping.family, tuple(spans), elaborated, overloads
+        name,
+        final.mapping.kind,
+        final.mapping.family,
+        tuple(spans),
+        elaborated,
+        overloads,
+        defaults.get(name, ()),
     )
+
+
+def _defaults(
+    mappings: Mappings, target: Target
+) -> dict[str, tuple[tuple[int, tuple[str, ...]], ...]]:
+    """Per function whose CUDA default arguments the target's HIP lacks (or no evidence says
+    it has them), the values a call of each failing argument count needs after its own: the
+    values translate passes (HIP115), which are CUDA's declaration's."""
+    newest = mappings.tables.newest_rocm
+    out = {}
+    for name, fact in mappings.gate.default_arguments.items():
+        if verdict(fact, target, newest) is None or fact.hip_min_args is None:
+            continue
+        per_count = []
+        for n in sorted(fact.failing_arg_counts):
+            missing = fact.defaults[len(fact.defaults) - fact.hip_min_args + n :]
+            if missing and n + len(missing) == fact.hip_min_args:
+                per_count.append((n, missing))
+        out[name] = tuple(per_count)
+    return out
+
+
+def _kept_version_flips(result: TranslationResult) -> list[str]:
+    """Where translate leaves a test of nvcc's version macros (or a use of one in code) that
+    HIP reads otherwise than CUDA (HIP113 at more than note severity: the CUDA arm is
+    CUDA-only, or the release decides it): a shim that defines the macros would make HIP
+    compile what translate keeps from it."""
+    out = []
+    lines = result.source.split(b"\n")
+    for f in result.findings:
+        if f.code != "HIP113" or f.severity is Severity.NOTE:
+            continue
+        loc = f.location
+        text = b" ".join(lines[loc.line - 1 : loc.end_line]).decode("utf-8", "replace")
+        words = set(re.findall(r"[A-Za-z_]\w*", text)) | {f.api or ""}
+        if words & VERSION_MACROS:
+            out.append(f"{result.path}:{loc.line}")
+    return out
+
+
+_IDENTIFIER = re.compile(rb"[A-Za-z_]\w*")
+
+
+def _renamed(result: TranslationResult) -> set[str]:
+    """The identifiers translate's edits replace."""
+    out = set()
+    for e in result.edits:
+        old = result.source[e.start : e.end]
+        if _IDENTIFIER.fullmatch(old):
+            out.add(old.decode("ascii"))
+    return out
+
+
+def _release_values(mappings: Mappings, target: Target) -> tuple[str, dict[str, int]]:
+    """The CUDA release the shim stands for and its version macros' values: --cuda's, else
+    the newest sampled release (every version test left in the project is then one all
+    sampled releases decide alike, so any of them takes translate's arms)."""
+    samples = mappings.nvcc_macro_samples
+    if target.cuda is not None:
+        major, minor = (*target.cuda.parts, 0)[:2]
+        release = f"CUDA {major}.{minor} (--cuda)"
+    else:
+        number = max(v for v in samples.get("CUDART_VERSION") if v is not None)
+        major, minor = number // 1000, number % 1000 // 10
+        release = f"CUDA {major}.{minor} (the newest sampled release; --cuda names yours)"
+    values = release_macros(major, minor)
+    for macro in VERSION_MACROS - values.keys():  # the build number: a sampled value
+        sampled = [v for v in samples.get(macro, ()) if v is not None]
+        if sampled:
+            values[macro] = sampled[0]
+    return release, values
 
 
 def _at(target: Target, rocm: Version) -> Target:

@@ -117,6 +117,7 @@ def _mapping_header(model: ShimModel, banner: str) -> str:
     for name in model.empty_macros:
         # as translate drops it (HIP027): CUDA's headers define it as nothing off Windows
         lines += [f"#ifndef {name}", f"#define {name}", "#endif"]
+    lines.extend(_version_macros(model))
     by_family: dict[str, list[NameUse]] = {}
     for use in model.names:
         by_family.setdefault(use.family, []).append(use)
@@ -128,6 +129,23 @@ def _mapping_header(model: ShimModel, banner: str) -> str:
     lines.extend(_warp_mask_wrappers(model))
     lines += ["#endif", ""]
     return "\n".join(lines)
+
+
+def _version_macros(model: ShimModel) -> Iterator[str]:
+    """nvcc's version macros with the values of the CUDA release the project is built with,
+    so that its version tests take the arm that release takes, as translate makes them
+    (HIP113); none when a test's CUDA arm must stay out of the HIP build."""
+    if model.version_blocked:
+        yield (
+            f"/* nvcc's version macros stay undefined: HIP113 keeps the version test at "
+            f"{model.version_blocked} from CUDA's arm */"
+        )
+        return
+    if not model.version_macros:
+        return
+    yield f"/* nvcc's version macros as {model.version_release} defines them (HIP113) */"
+    for name, value in model.version_macros:
+        yield from (f"#ifndef {name}", f"#define {name} {value}", "#endif")
 
 
 def _warp_mask_wrappers(model: ShimModel) -> Iterator[str]:
@@ -190,8 +208,11 @@ def _span_lines(use: NameUse, span: Span) -> Iterator[str]:
     # HIP_SYMBOL(X) is X on AMD and HIP's own templates take the symbol by reference, as
     # CUDA's do: a symbol argument needs no wrapper.
     rewrites = tuple(r for r in span.rewrites if r.action != "HIP-SYMBOL")
-    if rewrites or use.overloads:
-        wrapper = list(_wrappers(name, new, rewrites, dict(use.overloads)))
+    if rewrites or use.overloads or use.defaults:
+        calls = _wrappers(name, new, rewrites, dict(use.overloads), dict(use.defaults))
+        # a device function's wrapper is one too (HIP's device code cannot call a host one)
+        qualifier = "__device__ inline" if use.family == "device" else "inline"
+        wrapper = [line.replace("inline auto", f"{qualifier} auto", 1) for line in calls]
         if wrapper:
             yield comment
             yield from wrapper
@@ -219,16 +240,34 @@ def _c_string(text: str) -> str:
 
 
 def _wrappers(
-    name: str, new: str, rewrites: tuple[ArgumentRewrite, ...], overloads: dict[int, str]
+    name: str,
+    new: str,
+    rewrites: tuple[ArgumentRewrite, ...],
+    overloads: dict[int, str],
+    defaults: dict[int, tuple[str, ...]],
 ) -> Iterator[str]:
     """Inline templates named like the CUDA function that call the HIP one with the
-    arguments rewritten (or, per argument count, another HIP function); empty when a rewrite
-    cannot be expressed so."""
+    arguments rewritten (or, per argument count, another HIP function, or with the default
+    arguments HIP lacks passed); empty when a rewrite cannot be expressed so."""
+    if defaults and not rewrites:
+        # a call that omits CUDA's defaulted arguments gets CUDA's values, as translate
+        # passes them (HIP115); every other call goes to the HIP function(s) unchanged
+        for count, values in sorted(defaults.items()):
+            yield _forward(name, count, new, [*(f"a{i}" for i in range(count)), *values])
+        if not overloads:
+            yield _forward_all(name, new)
     if overloads and not rewrites:
         for count, hip in sorted(overloads.items()):
             yield _forward(name, count, hip, [f"a{i}" for i in range(count)])
         return
+    if defaults:
+        return
     arity = rewrites[0].hip_arity
+    if arity is None and rewrites[0].action == "move-argument":
+        # a move keeps the count: the shortest call that has both places (a builtin such
+        # as __builtin_nontemporal_store has no declaration to count)
+        r = rewrites[0]
+        arity = max(r.arg or 0, r.move_to or 0) + 1
     if arity is None:
         return
     plans = _plan(rewrites, arity)
@@ -253,6 +292,11 @@ def _plan(
         full = args[:at] + r.values + args[at:]
         # a call that already passes the argument goes through unchanged
         return [(n, full), (hip_arity, [f"a{i}" for i in range(hip_arity)])]
+    if r.action == "move-argument" and r.move_to is not None:
+        # __stcs(p, v) -> __builtin_nontemporal_store(v, p): the argument moves
+        args = [f"a{i}" for i in range(hip_arity) if i != k]
+        args.insert(r.move_to, f"a{k}")
+        return [(hip_arity, args)]
     if r.action == "remove-argument":
         n = hip_arity + 1
         return [(n, [f"a{i}" for i in range(n) if i != k])]
@@ -279,6 +323,13 @@ def _forward(name: str, count: int, hip: str, args: list[str]) -> str:
     head = f"template <{templ}>\n" if count else ""
     call = f"{hip}({call_args})"
     return f"{head}inline auto {name}({params}) -> decltype({call}) {{ return {call}; }}"
+
+
+def _forward_all(name: str, hip: str) -> str:
+    """`name(args...)` as `hip(args...)`, whatever their number."""
+    call = f"{hip}(static_cast<A&&>(a)...)"
+    head = "template <class... A>\n"
+    return f"{head}inline auto {name}(A&&... a) -> decltype({call}) {{ return {call}; }}"
 
 
 def _forwarded(expr: str, count: int) -> str:
