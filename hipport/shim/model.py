@@ -14,13 +14,15 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
+from hipport.device_helpers import HELPERS
 from hipport.engine import TranslationResult
-from hipport.facts import KEPT_BY_ROCM, verdict
+from hipport.facts import KEPT_BY_ROCM, GateFact, verdict
 from hipport.findings import Severity
 from hipport.lexer import IDENTIFIER, LexError, lex
 from hipport.rules.branches import release_macros
 from hipport.rules.names import MASKED_SYNC
 from hipport.rules.tokens import directives, include_spelling
+from hipport.rules.unsigned_min_max import form
 from hipport.rules.version_tests import VERSION_MACROS
 from hipport.tables import Resolution, Status, Tables, resolve
 from hipport.tables.arguments import ArgumentRewrite
@@ -92,6 +94,12 @@ class ShimModel:
     # release that is; empty when some version test must not take CUDA's arm under HIP
     # (`version_blocked` says where and why)
     version_macros: list[tuple[str, int]] = field(default_factory=list)
+    # device functions the target's HIP lacks, defined with CUDA's meaning as translate
+    # writes them (gate facts): umin/umax as HIP's min/max on the CUDA parameter type
+    # (HIP029: name, HIP function, type), atomicInc_system/atomicDec_system as translate's
+    # compare-and-swap helper (HIP030, hipport/device_helpers.py)
+    unsigned_min_max: list[tuple[str, str, str]] = field(default_factory=list)
+    device_helpers: list[str] = field(default_factory=list)
     version_release: str = ""
     version_blocked: str = ""
 
@@ -138,6 +146,18 @@ def build_model(
         # the arms HIP now compiles were dead in check's view, which records no uses there:
         # what translate renames in them is what they use
         used |= renamed
+    gate = mappings.gate
+    model.unsigned_min_max = [
+        (n, *form(gate.unsigned_min_max[n]))
+        for n in _lacking(gate.unsigned_min_max, words - defined, target, tables.newest_rocm)
+    ]
+    model.device_helpers = [
+        n
+        for n in _lacking(gate.system_atomics, words - defined, target, tables.newest_rocm)
+        if n in HELPERS
+    ]
+    provided = {n for n, _, _ in model.unsigned_min_max} | set(model.device_helpers)
+    used -= provided  # not the tables' "no HIP counterpart": the shim defines them
     model.headers = [
         h for h in (_header(mappings, target, inc, project_files) for inc in sorted(includes)) if h
     ]
@@ -303,6 +323,14 @@ def _defaults(
                 per_count.append((n, missing))
         out[name] = tuple(per_count)
     return out
+
+
+def _lacking(
+    facts: dict[str, GateFact], words: set[str], target: Target, newest: Version
+) -> list[str]:
+    """The facts' names the project uses that the target's HIP lacks (or no evidence says it
+    has)."""
+    return sorted(n for n, f in facts.items() if n in words and verdict(f, target, newest))
 
 
 def _kept_version_flips(result: TranslationResult) -> list[str]:

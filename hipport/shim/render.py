@@ -17,6 +17,7 @@ from hipport.catalogue import (
     UNMAPPED_INCLUDE,
     UNSUPPORTED,
 )
+from hipport.device_helpers import HELPERS
 from hipport.shim.model import HeaderUse, NameUse, ShimModel, Span
 from hipport.tables import Status
 from hipport.tables.arguments import ArgumentRewrite
@@ -127,6 +128,7 @@ def _mapping_header(model: ShimModel, banner: str) -> str:
             lines.extend(_name_block(use))
         lines.append("")
     lines.extend(_warp_mask_wrappers(model))
+    lines.extend(_device_functions(model))
     lines += ["#endif", ""]
     return "\n".join(lines)
 
@@ -146,6 +148,23 @@ def _version_macros(model: ShimModel) -> Iterator[str]:
     yield f"/* nvcc's version macros as {model.version_release} defines them (HIP113) */"
     for name, value in model.version_macros:
         yield from (f"#ifndef {name}", f"#define {name} {value}", "#endif")
+
+
+def _device_functions(model: ShimModel) -> Iterator[str]:
+    """The device functions the target lacks, with CUDA's meaning, as translate writes them:
+    umin(a, b) is HIP's min on CUDA's parameter type (HIP029), atomicInc_system calls the
+    compare-and-swap helper translate inserts (HIP030; the helper's own guard lets a
+    translated file carry it too)."""
+    if not (model.unsigned_min_max or model.device_helpers):
+        return
+    yield "/* ---- device functions HIP lacks, with CUDA's meaning ---- */"
+    for name, hip, kind in model.unsigned_min_max:
+        yield f"__device__ inline {kind} {name}({kind} a, {kind} b) {{ return {hip}(a, b); }}"
+    for name in model.device_helpers:
+        helper = HELPERS[name]
+        yield from helper.text.rstrip("\n").split("\n")
+        yield f"#define {name} {helper.name}"
+    yield ""
 
 
 def _warp_mask_wrappers(model: ShimModel) -> Iterator[str]:
