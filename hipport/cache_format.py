@@ -32,7 +32,7 @@ import importlib
 import json
 from typing import Any
 
-FORMAT = 2  # 2: the checksum is keyed
+FORMAT = 3  # 2: the checksum is keyed; 3: FileInfo keeps the numeric type renames
 MAGIC = b"hipport-cache"
 
 # Every type a cache file may build: name -> (module, attribute). Nothing else is built.

@@ -16,7 +16,9 @@ release (hipport.mappings.Mappings reads each once per mappings directory, on fi
 - the values CUDA compilations give nvcc's macros, sampled (HIP113, rules.branches), and
   the HIP compiler's own macros per release (hipport.preprocess);
 - CUDA struct fields HIP spells otherwise, per release (HIP031), and the device attributes
-  of cudaDeviceProp fields with the releases whose runtime answers them (HIP032, HIP108).
+  of cudaDeviceProp fields with the releases whose runtime answers them (HIP032, HIP108);
+- the number format of CUDA's and HIP's fp8, bf16 and fp16 type names (the summary line that
+  says which formats a translation keeps or changes, hipport.report.numerics).
 
 The files and their columns are described in mappings/README.md; tools/build_facts.py and
 tools/build_gate_facts.py build them from ../shared/data and the reviewed inputs in tools/.
@@ -542,3 +544,41 @@ def device_prop_attributes(rows: Rows) -> dict[str, DevicePropAttribute]:
         )
         for r in rows
     }
+
+
+# --------------------------------------------------------------------------- numeric types
+
+
+@dataclass(frozen=True)
+class NumericType:
+    """One row of numeric_types.tsv: the number format a CUDA or HIP type name holds."""
+
+    name: str
+    family: str  # fp8, bf16, fp16
+    format: str  # OCP e4m3, FNUZ e5m2, bfloat16, IEEE binary16
+    standard: str  # OCP, FNUZ, bfloat16, IEEE 754
+    note: str  # what a reviewer must know of this type beyond its format ("" if nothing)
+
+
+@dataclass(frozen=True)
+class NumericTypes:
+    """The fp8/bf16/fp16 type names of each side, with their formats (the report says
+    which formats a translation keeps or changes)."""
+
+    cuda: MappingProxyType[str, NumericType]
+    hip: MappingProxyType[str, NumericType]
+
+
+def numeric_types(rows: Rows) -> NumericTypes:
+    def side(name: str) -> MappingProxyType[str, NumericType]:
+        return MappingProxyType(
+            {
+                r["name"]: NumericType(
+                    r["name"], r["family"], r["format"], r["standard"], r["note"]
+                )
+                for r in rows
+                if r["side"] == name
+            }
+        )
+
+    return NumericTypes(side("cuda"), side("hip"))

@@ -8,7 +8,7 @@ loads what its rules ask for. Rules reach it as `ctx.mappings`; the engine takes
 EngineOptions.mappings (None: `load_mappings()`), so a test that passes another directory
 changes every fact at once (tables, argument rewrites, gate facts, device properties,
 cooperative groups, CMake vocabulary, include guards, the texture reference API, nvcc's
-macro samples, the HIP compiler's macros).
+macro samples, the HIP compiler's macros, the numeric types' formats).
 
 The files and their columns: mappings/README.md. The one TSV reader: hipport.tsv.
 """
@@ -110,6 +110,11 @@ class Mappings:
     def nvcc_macro_samples(self) -> facts.NvccMacroSamples:
         """The values sampled CUDA compilations give nvcc's macros (HIP113)."""
         return facts.nvcc_macro_samples(self.read("nvcc_macro_samples.tsv"))
+
+    @cached_property
+    def numeric_types(self) -> facts.NumericTypes:
+        """The number format of CUDA's and HIP's fp8, bf16 and fp16 type names."""
+        return facts.numeric_types(self.read("numeric_types.tsv"))
 
     @cached_property
     def hip_macros(self) -> facts.HipMacros:

@@ -43,6 +43,7 @@ FILES = (
     "nvcc_macro_samples.tsv",
     "struct_fields.tsv",
     "device_prop_attributes.tsv",
+    "numeric_types.tsv",
 )
 
 
@@ -160,6 +161,9 @@ def test_the_generator_refuses_inputs_that_contradict_the_data(
         ("texture_reference.tsv", "+madeUpReference\treference-type\tx\n", "not in"),
         ("texture_reference.tsv", "+cudaBindTexture\tfetch\tx\n", "runtime table lists too"),
         ("nvcc_macro_samples.tsv", "\t12,13\t>\t12,thirteen\t", "value 'thirteen'"),
+        # a FNUZ type said to hold an OCP format; a name on no side
+        ("numeric_types.tsv", "\tFNUZ e4m3\tFNUZ\t>\tOCP e4m3\tFNUZ\t", "is not FNUZ"),
+        ("numeric_types.tsv", "+__made_up_fp8\tgpu\tfp8\tOCP e4m3\tOCP\t\tx\n", "side"),
     ):
         path = reviewed / name
         good = path.read_text()

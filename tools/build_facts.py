@@ -11,6 +11,7 @@
     mappings/nvcc_macro_samples.tsv       the values CUDA compilations give nvcc's macros (HIP113)
     mappings/struct_fields.tsv            CUDA struct fields HIP spells otherwise (HIP031)
     mappings/device_prop_attributes.tsv   the device attributes of cudaDeviceProp fields (HIP032)
+    mappings/numeric_types.tsv            the number format of CUDA's and HIP's fp8/bf16/fp16 types
 
     python tools/build_facts.py [--data ../shared/data] [--out mappings]
     python tools/build_facts.py --refresh-hip52 /usr/include/hip/hip_runtime_api.h
@@ -22,9 +23,10 @@ its header by --refresh-hip52), cuda_device_prop_fields.tsv, cooperative_groups.
 cmake.tsv, include_guards.tsv (checked against ../shared/data/cuda-include-map.tsv with
 tools/include_overrides.tsv) and hip_vector_operators.tsv (extracted from HIP 5.2's and
 6.3's headers by tools/vector_operators.py --refresh), texture_reference.tsv (with the
-reference API's functions read from ../shared/data/hipify-tables' runtime table) and
+reference API's functions read from ../shared/data/hipify-tables' runtime table),
 nvcc_macro_samples.tsv, struct_fields.tsv and device_prop_attributes.tsv (each row with
-its header:line evidence, which tests/test_struct_facts.py re-reads). The schemas are in
+its header:line evidence, which tests/test_struct_facts.py re-reads) and numeric_types.tsv
+(whose header:line evidence tests/test_numeric_formats.py re-reads). The schemas are in
 mappings/README.md. Deterministic output; it fails, rather than writes, when an input
 contradicts the data (see the checks below).
 """
@@ -89,6 +91,8 @@ RUNTIME_TABLE = "hipify-tables/CUDA_Runtime_API_functions_supported_by_HIP.md"
 # the runtime table's sections that list the reference API's functions
 TEXTURE_SECTIONS = ("Texture Reference Management", "Surface Reference Management")
 SAMPLE_COLUMNS = ["macro", "values", "source"]
+NUMERIC_COLUMNS = ["name", "side", "family", "format", "standard", "note", "source"]
+NUMERIC_SIDES = ("cuda", "hip")
 
 
 def read_tsv(path: Path) -> list[dict[str, str]]:
@@ -364,6 +368,25 @@ def nvcc_macro_samples() -> list[dict[str, str]]:
     return rows
 
 
+# --------------------------------------------------------------------------- numeric types
+
+
+def numeric_types() -> list[dict[str, str]]:
+    """tools/numeric_types.tsv: the number format of each fp8/bf16/fp16 type name, per side;
+    a format's standard is the start of its name (OCP e4m3 is OCP), and one family never
+    has two formats of one name on one side."""
+    rows = reviewed_rows("numeric_types.tsv", "name", "side")
+    for row in rows:
+        where = f"numeric_types.tsv: {row['name']} ({row['side']})"
+        if row["side"] not in NUMERIC_SIDES:
+            raise ValueError(f"{where}: side")
+        if not (row["family"] and row["format"] and row["standard"] and row["source"]):
+            raise ValueError(f"{where}: family, format, standard and source are required")
+        if row["standard"] in ("OCP", "FNUZ") and not row["format"].startswith(row["standard"]):
+            raise ValueError(f"{where}: format {row['format']!r} is not {row['standard']}")
+    return rows
+
+
 # --------------------------------------------------------------------------- driver
 
 
@@ -449,6 +472,7 @@ def build_facts(data: Path, out: Path) -> dict[str, int]:
             ATTRIBUTE_COLUMNS,
             device_prop_attributes(hip_fields, cuda_device_prop_fields(data, hip_fields)),
         ),
+        "numeric_types.tsv": (NUMERIC_COLUMNS, numeric_types()),
     }
     for name, (columns, rows) in files.items():
         write_tsv(out / name, columns, rows)

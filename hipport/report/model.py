@@ -38,6 +38,7 @@ from hipport.policy import (
     inputs_from,
     order,
 )
+from hipport.report.numerics import FormatChange, format_changes
 from hipport.rocm_minimum import oldest_rocm, rocm_needs
 from hipport.tables import Status, Tables, load_tables, resolve
 from hipport.target import Target, Version
@@ -259,6 +260,8 @@ class Report:
     baseline_path: str | None = None
     schema_version: int = SCHEMA_VERSION
     vendored: VendoredCount = field(default_factory=VendoredCount)
+    # the number formats the translation keeps or changes (fp8, bf16, fp16 type names)
+    numeric_formats: list[FormatChange] = field(default_factory=list)
 
     @property
     def coverage(self) -> list[CoveragePoint]:
@@ -300,6 +303,7 @@ class Report:
             },
             "totals": self.totals.to_dict(),
             "rocm": self.rocm.to_dict(),
+            "numeric_formats": [c.to_dict() for c in self.numeric_formats],
             "families": [f.to_dict() for f in self.families],
             "apis": [a.to_dict() for a in self.apis],
             "coverage": [c.to_dict() for c in self.coverage],
@@ -549,6 +553,7 @@ def build_report(
         directories=_directories(files),
         baseline_path=str(baseline.path) if baseline is not None and baseline.path else None,
         vendored=vendored,
+        numeric_formats=tally.format_changes(),
     )
 
 
@@ -605,6 +610,18 @@ class UseTally:
     def distinct(self) -> list[UseRecord]:
         """Each kind of use once (what the minimum ROCm depends on)."""
         return list(dict.fromkeys(kind for _, kind in self.counts))
+
+    def format_changes(self) -> list[FormatChange]:
+        """The number formats the translated uses of fp8/bf16/fp16 type names hold."""
+        from hipport.mappings import load_mappings
+
+        types = load_mappings().numeric_types
+        uses = [
+            (kind.api, kind.new_name or kind.api, n)
+            for (_, kind), n in self.counts.items()
+            if kind.status is Status.MAPPED and kind.api in types.cuda
+        ]
+        return format_changes(uses, types)
 
     def per_api(self) -> Counter[str]:
         """Uses per API name, of the statuses the report counts."""

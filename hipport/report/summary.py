@@ -1,6 +1,7 @@
 """The closing summary of a run (`translate` prints it on stderr): files, renames per
 family, findings per rule (code and name) as the findings policy keeps them (what `check`
-reports for the same files), and the minimum ROCm the code needs."""
+reports for the same files), the number formats the translation kept or changed
+(hipport.report.numerics), and the minimum ROCm the code needs."""
 
 from __future__ import annotations
 
@@ -120,6 +121,8 @@ def print_summary(summary: Any, err: bool = True, kept: KeptCounts | None = None
             b = right[i] if i < len(right) else ("", "")
             table.add_row(str(a[0]), str(a[1]), rule_label(b[0]), str(b[1]))
         console.print(table)
+    for change in summary.format_changes():
+        console.print(change.line(), markup=False)
     aside = not_counted_line(kept) if kept is not None else None
     if aside:
         console.print(aside, markup=False)

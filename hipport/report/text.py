@@ -366,6 +366,8 @@ def _summary(report: Report, paths: Callable[[str], str]) -> Table:
     deciding = f" (decided by {', '.join(r.deciding_apis[:5])})" if r.deciding_apis else ""
     table.add_row("minimum ROCm", f"{minimum}{deciding}")
     table.add_row("target ROCm", f"{r.target}" + ("" if r.satisfied else "  (too old)"))
+    if report.numeric_formats:
+        table.add_row("number formats", "\n".join(c.line() for c in report.numeric_formats))
     if r.blocking_apis:
         uses = {a.api: a.uses for a in report.apis}
         shown = [f"{api} ({uses.get(api, 0)})" for api in r.blocking_apis[:TRIAGE_TOP]]

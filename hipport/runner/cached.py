@@ -95,6 +95,14 @@ def valid_info(info: object) -> bool:
         and (info.min_rocm is None or type(info.min_rocm).__name__ == "Version")
         and _all(info.deciders, frozenset, str)
         and _all(info.defined_names, frozenset, str)
+        and _all(info.numerics, tuple, tuple)
+        and all(
+            len(u) == 3
+            and isinstance(u[0], str)
+            and isinstance(u[1], str)
+            and isinstance(u[2], int)
+            for u in info.numerics
+        )
     )
 
 

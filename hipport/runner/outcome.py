@@ -11,6 +11,8 @@ from pathlib import Path
 from hipport.catalogue import UNKNOWN, UNMAPPED_INCLUDE
 from hipport.engine import TranslationResult
 from hipport.findings import SKIPPED_PREFIX, Finding, Use, file_finding
+from hipport.mappings import load_mappings
+from hipport.report.numerics import FormatChange, format_changes, numeric_uses
 from hipport.rocm_minimum import oldest_rocm, rocm_needs
 from hipport.tables import Status
 from hipport.target import Target, Version
@@ -101,6 +103,9 @@ class FileInfo:
     min_rocm: Version | None
     deciders: frozenset[str]
     defined_names: frozenset[str]
+    # the translated uses of CUDA's numeric type names: (CUDA name, output name, uses), so a
+    # warm run says which number formats the translation kept or changed (report.numerics)
+    numerics: tuple[tuple[str, str, int], ...] = ()
 
 
 def set_dead(result: TranslationResult, more: list) -> None:
@@ -135,6 +140,7 @@ def file_info(result: TranslationResult, digest: str, out_digest: str) -> FileIn
         best,
         deciders,
         result.defined_names,
+        numeric_uses(result.uses, load_mappings().numeric_types),
     )
 
 
@@ -189,6 +195,7 @@ class RunSummary:
             },
             "renamed_per_family": dict(sorted(self.renamed_per_family().items())),
             "findings_per_code": dict(sorted(self.findings_per_code().items())),
+            "numeric_formats": [c.to_dict() for c in self.format_changes()],
             "min_rocm": str(rocm) if rocm is not None else None,
             "min_rocm_decided_by": deciders,
             "files": {f.relpath: str(f.status) for f in self.files if f.kind != FileKind.OTHER},
@@ -205,6 +212,17 @@ class RunSummary:
             elif f.info is not None:
                 counter.update(dict(f.info.renamed))
         return counter
+
+    def format_changes(self) -> list[FormatChange]:
+        """The number formats the translation kept or changed (fp8, bf16, fp16 types)."""
+        types = load_mappings().numeric_types
+        uses: list[tuple[str, str, int]] = []
+        for f in self.files:
+            if f.result is not None:
+                uses.extend(numeric_uses(f.result.uses, types))
+            elif f.info is not None:
+                uses.extend(f.info.numerics)
+        return format_changes(uses, types)
 
     def findings_per_code(self) -> Counter[str]:
         counter: Counter[str] = Counter()
