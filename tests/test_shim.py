@@ -339,11 +339,6 @@ SHIM_ONLY: dict[str, dict[str, tuple[str | None, str]]] = {
         "vecmath_nbody_step.cu": (None, _OPERATORS + " (helper_vecmath.h's float3 +=)"),
         "vector_math_compound.cu": (MISSED, _OPERATORS),
         "vmm_export_handle.cu": (MISSED, _FIELD),
-        "ml_bf16_storage_residual.cu": (
-            MISSED,
-            "translate includes hip/hip_bfloat16.h for cuda_bf16.h before ROCm 5.7 (e1b7d6c); "
-            "the shim's forwarding cuda_bf16.h still includes hip/hip_bf16.h, which 5.2 lacks",
-        ),
         "tail_min_blockdim.cu": (
             MISSED,
             "HIP028: min(rem, blockDim.x) is ambiguous with HIP 5.2's coordinate proxy types; "

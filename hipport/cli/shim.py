@@ -48,7 +48,8 @@ def shim(
     header they include and one mapping header (hipport_shim.h) with exactly the names they
     use, version-guarded for every ROCm up to the target. A name the compiled-against HIP
     lacks is a compile error at its point of use. nvcc's version macros the sources test
-    (CUDART_VERSION, ...) get --cuda's values, as translate reads them (HIP113), unless a
+    (CUDART_VERSION, ...) get --cuda's values (without --cuda, those of the newest release
+    mappings/nvcc_macro_samples.tsv samples), as translate reads them (HIP113), unless a
     version test translate leaves would then take a CUDA-only arm. Exit 1 when `hipport
     check` reports an error a header cannot fix (device-side launches, PTX, ...), 0
     otherwise; with --check, exit 1 when DIR is stale."""

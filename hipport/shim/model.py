@@ -40,6 +40,9 @@ class HeaderUse:
     hip_header: str | None  # None: no HIP counterpart; "": nothing to include under HIP
     family: str | None
     reason: str  # why there is no counterpart (empty when there is one)
+    # before ROCm `since`, an older header declares the older mapping's names (the include
+    # map's earlier_header, as translate's includes rule picks it): None when there is none
+    earlier: tuple[Version, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -237,7 +240,10 @@ def _header(
         hip = (mapping.roc_header if target.roc and mapping.roc_header else None) or (
             mapping.hip_header
         )
-        return HeaderUse(header, hip or "", mapping.family, "")
+        earlier = None
+        if mapping.hip_added and mapping.earlier_header and not (target.roc and mapping.roc_header):
+            earlier = (mapping.hip_added, mapping.earlier_header)
+        return HeaderUse(header, hip or "", mapping.family, "", earlier)
     kind = mappings.gate.header_kinds.get(header)
     if kind is None or kind in KEPT_BY_ROCM:
         return None  # a system or third-party header, or one ROCm ships under that path

@@ -82,7 +82,17 @@ def _forwarding_header(header: HeaderUse, model: ShimModel, banner: str) -> str:
     else:
         # HIP's library and cooperative-groups headers expect the runtime to come first
         lines.append("#include <hip/hip_runtime.h>")
-        if header.hip_header and header.hip_header != "hip/hip_runtime.h":
+        if header.hip_header and header.earlier is not None:
+            since, older = header.earlier
+            lines += [
+                "#include <hip/hip_version.h>",
+                f"#if HIP_VERSION >= {hip_version_value(since)}  /* ROCm {since} */",
+                f"#include <{header.hip_header}>",
+                "#else",
+                f"#include <{older}>",
+                "#endif",
+            ]
+        elif header.hip_header and header.hip_header != "hip/hip_runtime.h":
             lines.append(f"#include <{header.hip_header}>")
         else:
             lines.append(f"/* <{header.name}>: nothing to include under HIP */")
