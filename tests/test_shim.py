@@ -339,11 +339,6 @@ SHIM_ONLY: dict[str, dict[str, tuple[str | None, str]]] = {
         "vecmath_nbody_step.cu": (None, _OPERATORS + " (helper_vecmath.h's float3 +=)"),
         "vector_math_compound.cu": (MISSED, _OPERATORS),
         "vmm_export_handle.cu": (MISSED, _FIELD),
-        "tail_min_blockdim.cu": (
-            MISSED,
-            "HIP028: min(rem, blockDim.x) is ambiguous with HIP 5.2's coordinate proxy types; "
-            "translate casts the coordinate, the shim has no overload for them yet",
-        ),
     },
     "6.3": {
         "vmm_export_handle.cu": (MISSED, _FIELD),
@@ -565,6 +560,25 @@ def test_exact_alternatives_compile_through_the_shim(case: str, rocm: str, tmp_p
     source = ENGINE_CASES / case
     shim = tmp_path / "shim"
     assert hipport("shim", source, "-o", shim, "--rocm", rocm).returncode == 0
+    built = compile_through(shim, source, rocm)
+    assert built.ok, built.stderr[-2000:]
+
+
+@pytest.mark.hipcc
+@needs_hipcc
+@pytest.mark.slow
+@pytest.mark.parametrize("rocm", ["5.2", "6.3"])
+@pytest.mark.parametrize("case", ["fires_01.cu", "fires_02.cu", "silent_02.cu"])
+def test_min_max_on_coordinates_compile_through_the_shim(case: str, rocm: str, tmp_path) -> None:
+    """HIP028's inputs (nvcc-checked rule cases) unchanged through the shim: the calls HIP
+    5.2's coordinate proxy types make ambiguous (min(unsigned, blockDim.x), max(blockDim.x,
+    32u), min(threadIdx.y, blockDim.y)) take the overloads that cast the coordinate as
+    translate does, and the calls HIP resolves (an int, a float) still compile."""
+    source = tmp_path / "src" / case.replace(".cu", "_k.cu")
+    source.parent.mkdir()
+    source.write_bytes((ROOT / "tests" / "cases" / "rules" / "HIP028" / case).read_bytes())
+    shim = tmp_path / "shim"
+    assert hipport("shim", source.parent, "-o", shim, "--rocm", rocm).returncode == 0
     built = compile_through(shim, source, rocm)
     assert built.ok, built.stderr[-2000:]
 

@@ -20,6 +20,7 @@ from hipport.facts import KEPT_BY_ROCM, GateFact, verdict
 from hipport.findings import Severity
 from hipport.lexer import IDENTIFIER, LexError, lex
 from hipport.rules.branches import release_macros
+from hipport.rules.coordinate_casts import COORDINATES
 from hipport.rules.names import MASKED_SYNC
 from hipport.rules.tokens import directives, include_spelling
 from hipport.rules.unsigned_min_max import form
@@ -103,6 +104,9 @@ class ShimModel:
     # compare-and-swap helper (HIP030, hipport/device_helpers.py)
     unsigned_min_max: list[tuple[str, str, str]] = field(default_factory=list)
     device_helpers: list[str] = field(default_factory=list)
+    # min/max the target's coordinate proxy types make ambiguous (HIP028): name, the first
+    # release whose HIP resolves them uncast (None: none known)
+    coordinate_calls: list[tuple[str, Version | None]] = field(default_factory=list)
     version_release: str = ""
     version_blocked: str = ""
 
@@ -159,6 +163,12 @@ def build_model(
         for n in _lacking(gate.system_atomics, words - defined, target, tables.newest_rocm)
         if n in HELPERS
     ]
+    if words & COORDINATES:
+        facts = gate.coordinate_arguments
+        model.coordinate_calls = [
+            (n, facts[n].hip_added)
+            for n in _lacking(facts, words - defined, target, tables.newest_rocm)
+        ]
     provided = {n for n, _, _ in model.unsigned_min_max} | set(model.device_helpers)
     used -= provided  # not the tables' "no HIP counterpart": the shim defines them
     model.headers = [

@@ -18,6 +18,7 @@ from hipport.catalogue import (
     UNSUPPORTED,
 )
 from hipport.device_helpers import HELPERS
+from hipport.rules.coordinate_casts import COORDINATES
 from hipport.shim.model import HeaderUse, NameUse, ShimModel, Span
 from hipport.tables import Status
 from hipport.tables.arguments import ArgumentRewrite
@@ -165,6 +166,7 @@ def _device_functions(model: ShimModel) -> Iterator[str]:
     umin(a, b) is HIP's min on CUDA's parameter type (HIP029), atomicInc_system calls the
     compare-and-swap helper translate inserts (HIP030; the helper's own guard lets a
     translated file carry it too)."""
+    yield from _coordinate_calls(model)
     if not (model.unsigned_min_max or model.device_helpers):
         return
     yield "/* ---- device functions HIP lacks, with CUDA's meaning ---- */"
@@ -174,6 +176,56 @@ def _device_functions(model: ShimModel) -> Iterator[str]:
         helper = HELPERS[name]
         yield from helper.text.rstrip("\n").split("\n")
         yield f"#define {name} {helper.name}"
+    yield ""
+
+
+_COORDINATE_TYPES = [f"{c}.{axis}" for c in sorted(COORDINATES) for axis in "xyz"]
+
+
+def _coordinate_calls(model: ShimModel) -> Iterator[str]:
+    """min/max with a built-in coordinate where the target's proxy types make the call
+    ambiguous (HIP028): overloads that take the coordinate as CUDA's unsigned int, the cast
+    translate writes, for the calls that are ambiguous (the other argument an unsigned or
+    wider integer, or another coordinate). A coordinate that is a plain integer in the HIP
+    compiled against matches none of them (a class type is required), and a call HIP
+    resolves (an int, a float) keeps HIP's overload."""
+    if not model.coordinate_calls:
+        return
+    yield "/* ---- min/max on built-in coordinates, as CUDA's unsigned int (HIP028) ---- */"
+    yield "#include <type_traits>"
+    yield "#ifndef HIPPORT_COORDINATE_TRAITS"
+    yield "#define HIPPORT_COORDINATE_TRAITS 1"
+    yield "template <typename T, typename U>"
+    yield "struct __hipport_same_class : std::integral_constant<bool, std::is_class<T>::value &&"
+    yield "    std::is_same<T, typename std::remove_cv<U>::type>::value> {};"
+    yield "template <typename T>"
+    yield "struct __hipport_coordinate : std::integral_constant<bool,"
+    yield (
+        " ||\n".join(
+            f"    __hipport_same_class<T, decltype({c})>::value" for c in _COORDINATE_TYPES
+        )
+        + "> {};"
+    )
+    yield "template <typename T>"
+    yield "struct __hipport_wide_integer : std::integral_constant<bool,"
+    yield "    std::is_integral<T>::value &&"
+    yield "    (std::is_unsigned<T>::value || sizeof(T) > sizeof(int))> {};"
+    yield "#endif"
+    coordinate, wide = "__hipport_coordinate<{}>::value", "__hipport_wide_integer<{}>::value"
+    for name, since in model.coordinate_calls:
+        if since is not None:
+            yield f"#if HIP_VERSION < {hip_version_value(since)}  /* ROCm {since} resolves it */"
+        for a, b, ret, call in (
+            (wide, coordinate, f"decltype({name}(a, 0u))", "a, (unsigned int)b"),
+            (coordinate, wide, f"decltype({name}(0u, b))", "(unsigned int)a, b"),
+            (coordinate, coordinate, "unsigned int", "(unsigned int)a, (unsigned int)b"),
+        ):
+            condition = f"{a.format('A')} && {b.format('B')}"
+            yield "template <typename A, typename B,"
+            yield f"    typename std::enable_if<{condition}, int>::type = 0>"
+            yield f"__device__ inline auto {name}(A a, B b) -> {ret} {{ return {name}({call}); }}"
+        if since is not None:
+            yield "#endif"
     yield ""
 
 
