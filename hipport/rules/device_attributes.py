@@ -18,7 +18,7 @@ from hipport.device_helpers import DEVICE_ATTRIBUTE
 from hipport.lexer import IDENTIFIER
 from hipport.rules.context import Context, RuleResult, Triggers
 from hipport.rules.device_props import PROP_TYPES, attribute_rewrite
-from hipport.rules.placement import before_top_level_declaration
+from hipport.rules.placement import definition_before
 
 
 class DeviceAttributeRule:
@@ -55,11 +55,7 @@ class DeviceAttributeRule:
                 )
             )
         if first is not None:
-            pos, newline = before_top_level_declaration(ctx, first)
-            text = DEVICE_ATTRIBUTE.text.replace("\n", ctx.newline.decode())
-            out.edits.append(
-                ctx.edit(pos, pos, ctx.newline.decode() + text if newline else text, self.name)
-            )
+            out.edits.append(definition_before(ctx, first, DEVICE_ATTRIBUTE.text, self.name))
         return out
 
 

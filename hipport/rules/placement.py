@@ -5,6 +5,7 @@ include there and the warp-mask rule the guarded HIP_ENABLE_WARP_SYNC_BUILTINS b
 
 from __future__ import annotations
 
+from hipport.edits import Edit
 from hipport.lexer import PUNCTUATION
 from hipport.rules.context import Context
 from hipport.rules.tokens import Directive
@@ -107,3 +108,13 @@ def before_top_level_declaration(ctx: Context, k: int) -> tuple[int, bool]:
     if first > 0 and ends[first - 1] > pos:
         return ends[first - 1], True  # code or a comment ends on the declaration's line
     return pos, False
+
+
+def definition_before(ctx: Context, k: int, text: str, rule: str) -> Edit:
+    """The edit that defines `text` (a helper written with `\n` line ends) once, before the
+    file-level declaration holding code token `k` (its first use), in the file's own line
+    ends."""
+    pos, newline = before_top_level_declaration(ctx, k)
+    eol = ctx.newline.decode()
+    text = text.replace("\n", eol)
+    return ctx.edit(pos, pos, eol + text if newline else text, rule)

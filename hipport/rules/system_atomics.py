@@ -15,7 +15,7 @@ from hipport.device_helpers import HELPERS
 from hipport.facts import verdict
 from hipport.lexer import IDENTIFIER
 from hipport.rules.context import Context, RuleResult, Triggers
-from hipport.rules.placement import before_top_level_declaration
+from hipport.rules.placement import definition_before
 
 
 class SystemAtomicRule:
@@ -56,11 +56,7 @@ class SystemAtomicRule:
                 )
             )
         for name, k in first.items():
-            pos, newline = before_top_level_declaration(ctx, k)
-            text = HELPERS[name].text.replace("\n", ctx.newline.decode())
-            if newline:
-                text = ctx.newline.decode() + text
-            out.edits.append(ctx.edit(pos, pos, text, self.name))
+            out.edits.append(definition_before(ctx, k, HELPERS[name].text, self.name))
         return out
 
 
