@@ -362,8 +362,8 @@ def scans_path(root: Path, directory: Path | None = None) -> Path:
 
 
 def load_scans(root: Path) -> dict[str, list]:
-    """Absolute path -> [size, mtime_ns, ctime_ns, inode, unscanned, directives] (plain
-    JSON; the runner checks each entry's shape when it uses it); {} on a miss."""
+    """Absolute path -> [size, mtime_ns, ctime_ns, inode, unscanned, directives, digest]
+    (plain JSON; the runner checks each entry's shape when it uses it); {} on a miss."""
     try:
         data = read_regular(scans_path(root))
         found = loads("scans", data, raw=True)

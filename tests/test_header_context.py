@@ -152,3 +152,48 @@ def test_a_file_is_scanned_again_only_when_its_stat_changed(tree, monkeypatch):
     assert warm.output == cold.output and "src/a.cu:6:" in cold.output
     # a smaller size limit skips a file the scans remember: as a cold run does
     same_as_cold(tree, "--max-file-size", "100")
+
+
+def test_the_project_facts_are_derived_again_only_when_what_they_read_changed(tree, monkeypatch):
+    """The never-compiled headers, the HIP names and the header contexts are remembered
+    (hipport.runner.project_facts) by every file's directives and the bytes of the headers
+    their HIP names come from: a comment in a source walks no file's arms again; a name
+    a HIP header defines, changed without a directive, is read again; each run prints what
+    a cold run prints."""
+    import hipport.runner.project_macros as project_macros
+
+    (tree / "src/compat.h").write_text(
+        "#pragma once\n#include <hip/hip_runtime.h>\ninline int cudaProjectHelper() { return 0; }\n"
+    )
+    (tree / "src/h.cu").write_text(
+        HEAD + '#include "compat.h"\nint h() { return cudaProjectHelper(); }\n'
+    )
+    settle(tree)
+    before = same_as_cold(tree)
+    assert "cudaProjectHelper" not in before  # compat.h's own name: not HIP004
+    walks = []
+    real = project_macros._never_compiled
+
+    def counted(*args):
+        walks.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(project_macros, "_never_compiled", counted)
+
+    # a comment in a source: its directives stay, the facts are the remembered ones
+    with open(tree / "src/b.cu", "a") as fh:
+        fh.write("// note\n")
+    settle(tree)
+    same_as_cold(tree)
+    assert len(walks) == 2  # the two --no-cache runs only
+
+    # compat.h names its helper otherwise, with the same directives: h.cu's call is
+    # not the project's any more (HIP004), as the cold run says
+    (tree / "src/compat.h").write_text(
+        "#pragma once\n#include <hip/hip_runtime.h>\n"
+        "inline int cudaProjectHelper2() { return 0; }\n"
+    )
+    settle(tree)
+    renamed = same_as_cold(tree)
+    assert "src/h.cu:3:" in renamed and "cudaProjectHelper" in renamed
+    assert len(walks) == 2 + 3  # derived anew once, then remembered (and --no-cache twice)

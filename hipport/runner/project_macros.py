@@ -50,6 +50,10 @@ class Scans:
     # reading of the file has them): what they reach or rename is not known here
     opaque: frozenset[str]
     changed: bool = False  # a file was scanned anew (the remembered scans need saving)
+    # relpath -> a digest of what the model and the header contexts read of the file's
+    # scan (each directive's name, words, line and function-likeness; opaque or not):
+    # made when the scans are remembered, and kept with them (hipport.runner.project_facts)
+    digests: dict[str, str] | None = None
 
 
 def scan_files(
@@ -66,9 +70,11 @@ def scan_files(
     paths: dict[str, Path] = {}
     opaque = set()
     changed = False
+    digests: dict[str, str] | None = {} if remembered is not None else None
     now = time.time_ns()
     for f in work:
         known = None
+        digest = None
         if remembered is not None:
             key = os.path.abspath(f.path)
             try:
@@ -79,32 +85,46 @@ def scan_files(
             if st.st_size <= max_size:  # else _read skips it, as it did
                 known = _remembered(remembered.get(key), stat)
         if known is not None:
-            directives, unscanned = known
+            directives, unscanned, digest = known
         else:
             data = _read(f.path, max_size)
             if data is None:
                 continue
             directives = scan_directives(data)
             unscanned = _UNSCANNED_INCLUDE.search(data) is not None
-            if remembered is not None and now - stat[1] > RACY_NS and len(data) == stat[0]:
-                remembered[key] = [*stat, unscanned, [_plain(d) for d in directives]]
-                changed = True
+            if remembered is not None:
+                digest = scan_digest(directives, unscanned)
+                if now - stat[1] > RACY_NS and len(data) == stat[0]:
+                    plain = [_plain(d) for d in directives]
+                    remembered[key] = [*stat, unscanned, plain, digest]
+                    changed = True
+        if digests is not None and digest is not None:
+            digests[f.relpath] = digest
         files[f.relpath] = directives
         paths[f.relpath] = f.path
         if unscanned:
             opaque.add(f.relpath)
-    return Scans(files, paths, frozenset(opaque), changed)
+    return Scans(files, paths, frozenset(opaque), changed, digests)
+
+
+def scan_digest(directives: tuple[PPDirective, ...], unscanned: bool) -> str:
+    """What the model and the header contexts read of one file's scan, as a digest (the
+    byte offsets are left out: an edit above a directive moves them and changes nothing
+    the project's facts hold; the lines are in, as the header contexts read them)."""
+    return _digest([unscanned, [(d.name, d.words, d.line, d.function_like) for d in directives]])
 
 
 def _plain(d: PPDirective) -> list:
     return [d.name, list(d.words), d.start, d.end, d.line, d.function_like]
 
 
-def _remembered(entry: object, stat: list[int]) -> tuple[tuple[PPDirective, ...], bool] | None:
+def _remembered(entry: object, stat: list[int]) -> tuple[tuple[PPDirective, ...], bool, str] | None:
     """A remembered scan, if it is of a file with this stat and of the right shape."""
-    if not isinstance(entry, list) or len(entry) != 6 or entry[:4] != stat:
+    if not isinstance(entry, list) or len(entry) != 7 or entry[:4] != stat:
         return None
-    unscanned, plain = entry[4], entry[5]
+    unscanned, plain, digest = entry[4], entry[5], entry[6]
+    if not isinstance(digest, str):
+        return None
     try:
         directives = tuple(
             PPDirective(name, tuple(words), start, end, line, fl)
@@ -122,7 +142,7 @@ def _remembered(entry: object, stat: list[int]) -> tuple[tuple[PPDirective, ...]
         for d in directives
     ):
         return None
-    return directives, unscanned
+    return directives, unscanned, digest
 
 
 def project_headers(
@@ -133,10 +153,13 @@ def project_headers(
     compile_db: CompileArgs,
     max_size: int,
     scans: Scans | None = None,
+    reads: dict[str, str | None] | None = None,
 ) -> ProjectHeaders | None:
     """The run's files as the model reads them (None: no file includes a project file).
     `base`: the directory the files' relpaths are relative to; `scans`: the files'
-    directives, when the caller has them (scan_files)."""
+    directives, when the caller has them (scan_files). `reads`: filled with the files
+    whose bytes (not only their directives) went into the answer, each with the content
+    digest of what was read (None: not read, too large or unreadable)."""
     if scans is None:
         scans = scan_files(work, max_size)
     paths = scans.paths
@@ -144,11 +167,31 @@ def project_headers(
     edges = _includes(headers)
     if not any(edges.values()):
         return None
-    headers.hip_names = _hip_names(headers, paths, max_size)
+    read = _Reader(paths, max_size, reads)
+    headers.hip_names = _hip_names(headers, read)
     flags = _macro_flags(compile_db, paths)
     headers.dead, headers.inherited = _never_compiled(headers, edges, target, defines, flags)
-    _add_hip_only_names(headers, paths, max_size, target, defines, flags)
+    _add_hip_only_names(headers, read, target, defines, flags)
     return headers
+
+
+class _Reader:
+    """A project file's bytes, by relpath, noting each read in `reads` when given."""
+
+    def __init__(
+        self, paths: dict[str, Path], max_size: int, reads: dict[str, str | None] | None
+    ) -> None:
+        self.paths, self.max_size, self.reads = paths, max_size, reads
+
+    def __call__(self, key: str) -> bytes | None:
+        data = _read(self.paths[key], self.max_size)
+        if self.reads is not None:
+            self.reads[key] = content_digest(data)
+        return data
+
+
+def content_digest(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
 # the include directives scan_directives leaves out (the lexer's reading of the file has them)
@@ -320,9 +363,7 @@ def _includes(headers: ProjectHeaders) -> dict[str, set[str]]:
     return edges
 
 
-def _hip_names(
-    headers: ProjectHeaders, paths: dict[str, Path], max_size: int
-) -> dict[str, frozenset[str]]:
+def _hip_names(headers: ProjectHeaders, read: _Reader) -> dict[str, frozenset[str]]:
     """The names each header already written for HIP (a HIP include, no CUDA one) defines."""
     from hipport.rules.branches import CUDA_LOOKING
     from hipport.rules.declared import defined_names
@@ -336,7 +377,7 @@ def _hip_names(
             continue
         if any(CUDA_LOOKING.match(h) for h in included):
             continue
-        data = _read(paths[key], max_size)
+        data = read(key)
         if data is not None:
             out[key] = defined_names(data, key)
     return out
@@ -356,8 +397,7 @@ def _macro_flags(compile_db: CompileArgs, paths: dict[str, Path]) -> dict[str, t
 
 def _add_hip_only_names(
     headers: ProjectHeaders,
-    paths: dict[str, Path],
-    max_size: int,
+    read: _Reader,
     target: Target,
     defines: tuple[str, ...],
     flags: dict[str, tuple[str, ...]],
@@ -377,7 +417,7 @@ def _add_hip_only_names(
         extra = flags.get(key) or headers.inherited.get(key, ())
         hip = conditionals(directives, _build(target, defines + extra), headers, key)
         ranges = hip_only(hip, conditionals(directives, cuda, headers, key))
-        data = _read(paths[key], max_size) if ranges else None
+        data = read(key) if ranges else None
         if data is not None:
             names = names_in(data, key, ranges)
             if names:

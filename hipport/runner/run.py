@@ -29,7 +29,8 @@ from hipport.runner.options import RunOptions
 from hipport.runner.outcome import FileKind, FileOutcome, FileStatus, RunSummary, outcome_of
 from hipport.runner.per_path import per_file_options
 from hipport.runner.pool import WorkerSetup, WorkItem
-from hipport.runner.project_macros import header_contexts, project_headers, scan_files
+from hipport.runner.project_facts import derive
+from hipport.runner.project_macros import scan_files
 from hipport.runner.project_names import project_index, shipped_headers
 from hipport.runner.renames import follow_renames_in_cmake, include_renames, output_relpath
 from hipport.runner.spill import Spill, spilled_outcome
@@ -133,15 +134,22 @@ def plan_run(found: Found, config: Config, opts: RunOptions) -> Plan:
             cache_mod.save_scans(config.root, remembered)
         except OSError:
             pass  # a read-only cache only costs speed
-    headers = project_headers(
-        work,
+    flags = [*opts.defines, *(f for args in compile_db.values() for f in macro_flags(args))]
+    # the never-compiled headers, HIP names and header contexts: remembered by what they
+    # are derived from, so a warm run walks no file's #if arms when no directive changed
+    facts = derive(
+        config.root,
         found.discovery.base,
+        scans,
         opts.target,
         opts.defines,
         compile_db,
         opts.max_file_size,
-        scans,
+        renames,
+        flags,
+        cached_run,
     )
+    headers = facts.headers
     manifest = None
     contexts: dict[str, str] = {}
     # A run on a few named files (the pre-commit hook) reads only those files and the
@@ -158,8 +166,7 @@ def plan_run(found: Found, config: Config, opts: RunOptions) -> Plan:
             options_key(opts, config),
             load_mappings().digest,
         )
-        flags = [*opts.defines, *(f for args in compile_db.values() for f in macro_flags(args))]
-        contexts = header_contexts(headers, scans, renames, flags)
+        contexts = facts.contexts
     outcomes: dict[str, FileOutcome] = {}
     todo: list[WorkItem] = []
     lazy = (not opts.need_results or opts.stream_results) and not opts.rename_suffix
