@@ -244,7 +244,7 @@ def refuse_input(path: Path) -> None:
 
 def atomic_write(
     path: Path,
-    data: bytes,
+    data: bytes | Iterable[bytes],
     mode: int | None = None,
     durable: bool = True,
     *,
@@ -262,7 +262,8 @@ def atomic_write(
     A path that is an input of the run is refused unless `over_input` (the in-place
     rewrite of that input). `expect` runs immediately before the rename and raises to
     call the write off (the in-place writes check there that the source is still what the
-    run read). `exclusive`: never replace an existing `path` (FileExistsError)."""
+    run read). `exclusive`: never replace an existing `path` (FileExistsError). `data`
+    may come in pieces (a large report, written as it is made)."""
     path = Path(path)
     try:
         old: os.stat_result | None = os.stat(path)
@@ -277,7 +278,8 @@ def atomic_write(
     fd, tmp = _create_temp(path.parent, path.name)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            for piece in _pieces(data):
+                fh.write(piece)
             fh.flush()
             if not _keep_owner(fh.fileno(), old):
                 mode &= ~SETID_BITS
@@ -303,16 +305,21 @@ def atomic_write(
         _fsync_dir(path.parent)
 
 
-def _write_to_device(path: Path, data: bytes) -> None:
+def _pieces(data: bytes | Iterable[bytes]) -> Iterable[bytes]:
+    return (data,) if isinstance(data, (bytes, bytearray, memoryview)) else data
+
+
+def _write_to_device(path: Path, data: bytes | Iterable[bytes]) -> None:
     """Write to a character device or FIFO as it is (opened non-blocking: a FIFO with no
     reader is an error, not a hang); replacing it by rename would put a file where the
     device was (as root, `-o /dev/null` would have replaced /dev/null)."""
     fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
         os.set_blocking(fd, True)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        for piece in _pieces(data):
+            view = memoryview(piece)
+            while view:
+                view = view[os.write(fd, view) :]
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, os.fspath(path)) from exc
     finally:

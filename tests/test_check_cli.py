@@ -304,3 +304,26 @@ def test_output_dash_is_standard_output(project):
     assert both.exit_code == 2 and "two reports would be written to standard output" in (
         both.output
     )
+
+
+def test_a_long_json_report_is_streamed_alike_to_a_file_and_stdout_and_not_replayed(
+    project, monkeypatch, tmp_path
+):
+    """A JSON report to a file is written as it is made; one longer than REPLAY_LIMIT is
+    not kept for the warm run's replay, so the next run makes it anew: the file of a cold
+    run, of a warm run and the text on stdout are the same bytes."""
+    from hipport.cli import output
+
+    names = " ".join(f"cudaNoSuchThing{i}();" for i in range(400))
+    project({"src/many.cu": f"void f() {{ {names} }}\n"})
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(output, "REPLAY_LIMIT", 10_000)
+    runner = CliRunner()
+    args = ["check", "src", "--format", "json", "--cache-dir", str(tmp_path / "cache")]
+    cold = runner.invoke(main, [*args, "-o", "cold.json"], catch_exceptions=False)
+    warm = runner.invoke(main, [*args, "-o", "warm.json"], catch_exceptions=False)
+    shown = runner.invoke(main, args, catch_exceptions=False)
+    assert cold.exit_code == warm.exit_code == shown.exit_code == 1
+    text = Path("cold.json").read_text()
+    assert len(text) > 10 * 10_000 and json.loads(text)["summary"]["findings"] == 400
+    assert Path("warm.json").read_text() == text == shown.output

@@ -235,3 +235,26 @@ def test_every_temporary_name_fsio_makes_is_one_the_cleanup_knows(tmp_path: Path
     assert not fsio.is_stale_temp(path)  # its writer (this process) lives
     dead_name = name.replace(f".{os.getpid()}.", f".{_dead_pid()}.")
     assert fsio.is_stale_temp(tmp_path / dead_name)
+
+
+def test_a_write_in_pieces_is_their_concatenation_and_a_failure_midway_loses_nothing(
+    tmp_path: Path,
+):
+    """A large report is written as it is made (atomic_write takes pieces): the file is
+    the pieces joined; an error while they are made leaves the old file and no temp."""
+    from hipport import fsio
+
+    target = tmp_path / "report.json"
+    fsio.atomic_write(target, (bytes([65 + i]) * 70_000 for i in range(5)))
+    assert target.read_bytes() == b"".join(bytes([65 + i]) * 70_000 for i in range(5))
+
+    def failing():
+        yield b"half of a new report"
+        raise RuntimeError("the renderer failed")
+
+    with pytest.raises(RuntimeError):
+        fsio.atomic_write(target, failing())
+    assert target.read_bytes()[:70_000] == b"A" * 70_000
+    assert os.listdir(tmp_path) == ["report.json"]
+    fsio.atomic_write(Path(os.devnull), iter([b"to ", b"a device"]))  # written, not replaced
+    assert Path(os.devnull).is_char_device()

@@ -181,10 +181,10 @@ def test_json_matches_schema():
 
 
 def test_json_text_is_the_standard_librarys_indented_json():
-    """model.json_text writes indented plain data itself (the standard library's indented
+    """jsontext.json_text writes indented plain data itself (the standard library's indented
     encoder took 15 s for 300,000 findings): byte for byte what json.dumps writes, on
     the corpus's report and SARIF forms and on values of every JSON kind."""
-    from hipport.report.model import json_text
+    from hipport.report.jsontext import json_text
     from hipport.report.sarif import to_sarif
 
     files = {p.name: p.read_bytes() for p in sorted((ROOT / "tests" / "corpus").glob("*.cu"))}
@@ -199,3 +199,34 @@ def test_json_text_is_the_standard_librarys_indented_json():
         assert json_text(value) == json.dumps(value, indent=2, ensure_ascii=False) + "\n"
     non_string_keys = {1: "a", 2.5: None, False: [], None: {}}
     assert json_text(non_string_keys) == json.dumps(non_string_keys, indent=2) + "\n"
+
+
+def test_the_streamed_json_is_json_dumps_of_the_dict_form_for_every_kind_of_finding():
+    """Report.to_json writes findings and APIs without their dicts (finding_text,
+    record_text) and falls back to the dict for anything else: a finding with more in
+    `extra`, a value json converts (a tuple, a bool, a float), a Finding subclass, an
+    API row with an attribute of its own. Each gives json.dumps's text of to_dict."""
+    from dataclasses import dataclass, replace
+
+    from hipport.findings import Finding
+
+    @dataclass
+    class Noted(Finding):
+        note: str = "a subclass"
+
+    files = {p.name: p.read_bytes() for p in sorted((ROOT / "tests" / "corpus").glob("*.cu"))}
+    report = report_of(files, Target(rocm="5.2"))
+    assert len(report.findings) > 8 and report.apis
+    f = report.findings
+    f[0].extra["note"] = "more than the fingerprint"
+    f[1].hint = ("a", "tuple")  # type: ignore[assignment]
+    f[2].min_rocm = 6.2  # type: ignore[assignment]
+    f[6].hint = ["a", "list"]  # type: ignore[assignment]
+    f[7].location = replace(f[7].location, path=["a", "list"])
+    f[3].location = replace(f[3].location, line=True)
+    f[4].message = 'é\u2028"quoted"\n\\'
+    f[5] = Noted(**{k: getattr(f[5], k) for k in f[5].__dataclass_fields__})
+    report.apis[0].extra_field = ["of", "its", "own"]  # type: ignore[attr-defined]
+    expected = json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    assert report.to_json() == expected
+    assert "".join(report.json_chunks()) == expected

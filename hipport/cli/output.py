@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -173,29 +173,37 @@ def _terminal_width() -> int:
     return shutil.get_terminal_size((100, 24)).columns
 
 
+# a report text longer than this is written as it is made and not kept for the warm
+# run's replay (hipport.runner.memo): a 300,000-finding JSON report is 270 MB
+REPLAY_LIMIT = 64 * 1024 * 1024
+
+
 def write_reports(
     report: Any, targets: list[Destination], options: RenderOptions
-) -> list[tuple[str, list[str]]]:
+) -> list[tuple[str | None, list[str]]]:
     """Render and write each report (atomically); the one without a path to stdout.
-    Returns each destination's text and warnings (what write_rendered writes again)."""
-    from hipport.report import FormatUnavailable, render
+    Returns each destination's text and warnings (what write_rendered writes again); the
+    text is None when it was too long to keep (REPLAY_LIMIT)."""
+    from hipport.report import FormatUnavailable, render_chunks
     from hipport.report.sarif import limit_warnings, size_warning
 
-    written: list[tuple[str, list[str]]] = []
+    written: list[tuple[str | None, list[str]]] = []
     for d in targets:
         own = _own_options(d, options)
         try:
-            # a byte that was not UTF-8 reaches messages as a lone surrogate: \xNN
-            text = escape_lone_surrogates(render(report, d.fmt, own))
+            pieces = render_chunks(report, d.fmt, own)
         except FormatUnavailable as exc:
             raise click.UsageError(str(exc)) from None
+        # a byte that was not UTF-8 reaches messages as a lone surrogate: \xNN
+        pieces = map(escape_lone_surrogates, pieces)
         warnings: list[str] = []
         if d.fmt == "sarif":
+            text = "".join(pieces)
             warnings = [w for w in [*limit_warnings(report, own), size_warning(text)] if w]
+            pieces = iter((text,))
         if d.fmt == "github":
             _job_summary(report, own)
-        _write(d, text, warnings, own)
-        written.append((text, warnings))
+        written.append((_write_pieces(d, pieces, warnings, own), warnings))
     return written
 
 
@@ -219,14 +227,38 @@ def _own_options(d: Destination, options: RenderOptions) -> RenderOptions:
 
 
 def _write(d: Destination, text: str, warnings: list[str], own: RenderOptions) -> None:
+    _write_pieces(d, iter((text,)), warnings, own)
+
+
+def _write_pieces(
+    d: Destination, pieces: Iterator[str], warnings: list[str], own: RenderOptions
+) -> str | None:
+    """Write a report's text as it is made (to a file: atomically); returns the text, or
+    None when it is longer than REPLAY_LIMIT."""
     from hipport.fsio import atomic_write
 
     for warning in warnings:
         click.echo(f"hipport: warning: {warning}", err=True)
     if d.path is None:
+        text = "".join(pieces)  # nothing printed before the whole report is made
         click.echo(text, nl=False, color=own.color)  # click strips ANSI from pipes
-    else:
-        atomic_write(d.path, text.encode("utf-8"))
+        return text
+    kept: list[str] | None = []
+    size = 0
+
+    def encoded() -> Iterator[bytes]:
+        nonlocal kept, size
+        for piece in pieces:
+            if kept is not None:
+                size += len(piece)
+                if size > REPLAY_LIMIT:
+                    kept = None
+                else:
+                    kept.append(piece)
+            yield piece.encode("utf-8")
+
+    atomic_write(d.path, encoded())
+    return "".join(kept) if kept is not None else None
 
 
 def escape_lone_surrogates(text: str) -> str:

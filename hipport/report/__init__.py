@@ -1,13 +1,14 @@
 """The porting report (`model`) and its renderers, one module per output format.
 
-To add a format: write hipport/report/<name>.py with `render(report, options) -> str` and
-list it in FORMATS. Every renderer reads the same `Report`, so they never disagree.
+To add a format: write hipport/report/<name>.py with `render(report, options) -> str` (and
+`chunks(report, options)`, the same text in pieces, if its reports can be large) and list
+it in FORMATS. Every renderer reads the same `Report`, so they never disagree.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 FORMATS: dict[str, str] = {
@@ -48,6 +49,22 @@ class FormatUnavailable(RuntimeError):
 
 def render(report, fmt: str, options: RenderOptions | None = None) -> str:
     """`report` rendered as `fmt` (a key of FORMATS)."""
+    module = _module(fmt)
+    if fmt == "html":  # the HTML report takes the report alone
+        return module.render(report)
+    return module.render(report, options or RenderOptions())
+
+
+def render_chunks(report, fmt: str, options: RenderOptions | None = None) -> Iterator[str]:
+    """`render`'s text in pieces: a format whose module has `chunks` (JSON) writes a
+    large report a few thousand lines at a time; the others in one piece."""
+    module = _module(fmt)
+    if hasattr(module, "chunks"):
+        return module.chunks(report, options or RenderOptions())
+    return iter((render(report, fmt, options),))
+
+
+def _module(fmt: str):
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
     try:
@@ -58,6 +75,4 @@ def render(report, fmt: str, options: RenderOptions | None = None) -> str:
         raise FormatUnavailable(
             f"the {fmt} report is not available in this hipport ({FORMATS[fmt]} is missing)"
         ) from None
-    if fmt == "html":  # the HTML report takes the report alone
-        return module.render(report)
-    return module.render(report, options or RenderOptions())
+    return module

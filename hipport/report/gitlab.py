@@ -14,7 +14,8 @@ from typing import Any
 
 from hipport.findings import RULES, Finding
 from hipport.report import RenderOptions
-from hipport.report.model import Report, json_text
+from hipport.report.jsontext import json_text
+from hipport.report.model import Report
 
 # A port blocker is "major": GitLab sorts it above style issues ("minor") and below the
 # security levels it keeps for critical and blocker.

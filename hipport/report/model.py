@@ -15,18 +15,18 @@ SCHEMA_VERSION when a field changes meaning or disappears (adding fields is comp
 from __future__ import annotations
 
 import hashlib
-import json
 import posixpath
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields, replace
-from itertools import islice
+from functools import lru_cache
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from hipport import __version__
 from hipport.baseline import Baseline, StaleEntry
 from hipport.collector import collector_paused
-from hipport.findings import RULES, Finding, RuleInfo, Severity
+from hipport.findings import RULES, Finding, Location, RuleInfo, Severity
 from hipport.policy import (
     FileInput,
     Selection,
@@ -37,6 +37,16 @@ from hipport.policy import (
     file_findings,
     inputs_from,
     order,
+)
+from hipport.report.jsontext import (
+    NotPlain,
+    Rows,
+    encode_string,
+    flat_text,
+    json_chunks,
+    json_text,
+    record_text,
+    value_texts,
 )
 from hipport.report.numerics import FormatChange, format_changes
 from hipport.rocm_minimum import oldest_rocm, rocm_needs
@@ -289,6 +299,24 @@ class Report:
 
     # -- the JSON form --------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        return self._document(rows=False)
+
+    def json_chunks(self, indent: int = 2) -> Iterator[str]:
+        """The JSON text (`to_json`) in pieces: the long lists are written a row at a time,
+        so neither the text nor the dict form of a large report is held whole."""
+        return json_chunks(self._document(rows=True), indent)
+
+    def to_json(self, indent: int | None = 2) -> str:
+        if indent is None:
+            return json_text(self.to_dict(), None)
+        return "".join(self.json_chunks(indent))
+
+    def _document(self, rows: bool) -> dict[str, Any]:
+        """The JSON form; `rows`: its long lists as Rows (hipport.report.jsontext)."""
+
+        def listed(items: list, plain: Callable[[Any], Any], text: Any = None) -> Any:
+            return Rows(items, plain, text) if rows else [plain(i) for i in items]
+
         return {
             "schema_version": self.schema_version,
             "tool": {"name": "hipport", "version": __version__},
@@ -305,131 +333,31 @@ class Report:
             "rocm": self.rocm.to_dict(),
             "numeric_formats": [c.to_dict() for c in self.numeric_formats],
             "families": [f.to_dict() for f in self.families],
-            "apis": [a.to_dict() for a in self.apis],
+            "apis": listed(self.apis, ApiStat.to_dict, _api_text),
             "coverage": [c.to_dict() for c in self.coverage],
-            "files": [f.to_dict() for f in self.files],
-            "directories": [d.to_dict() for d in self.directories],
-            "findings": [finding_dict(f) for f in self.findings],
-            "baselined": [finding_dict(f) for f in self.baselined],
-            "stale_baseline": [s.to_dict() for s in self.stale],
+            "files": listed(self.files, WorkItem.to_dict, _item_text),
+            "directories": listed(self.directories, WorkItem.to_dict, _item_text),
+            "findings": listed(self.findings, finding_dict, finding_text),
+            "baselined": listed(self.baselined, finding_dict, finding_text),
+            "stale_baseline": listed(self.stale, StaleEntry.to_dict),
             "baseline_path": self.baseline_path,
             "rules": [rule_dict(r) for r in self.rules()],
         }
 
-    def to_json(self, indent: int | None = 2) -> str:
-        return json_text(self.to_dict(), indent)
+
+_API_FIELDS = tuple(f.name for f in fields(ApiStat))
+_api_values = attrgetter(*_API_FIELDS)
 
 
-def json_text(value: Any, indent: int | None = 2) -> str:
-    """`json.dumps(value, indent=indent, ensure_ascii=False)` and a newline. Plain data
-    (dicts with string keys, lists, tuples, strings, numbers, booleans, None) indented is
-    written by `_Indented`: the standard library's indented encoder is generators all the
-    way down (50 us a finding: 15 s for 300,000 findings). Anything else goes to it, its
-    pieces joined a few thousand at a time as they come (millions of small strings kept
-    all to be joined at the end were the peak of a large check's memory)."""
-    if indent is not None:
-        try:
-            return _Indented(" " * indent).text(value)
-        except _NotPlain:
-            pass
-    pieces = json.JSONEncoder(ensure_ascii=False, indent=indent).iterencode(value)
-    text: list[str] = []
-    while batch := list(islice(pieces, 4096)):
-        text.append("".join(batch))
-    del batch, pieces, value  # the caller's dict form can go before the text is joined
-    text.append("\n")
-    return "".join(text)
+def _api_text(stat: ApiStat, newline: str, indent: str) -> str | None:
+    """ApiStat.to_dict's text (its fields, when it has no others)."""
+    if type(stat) is not ApiStat or len(stat.__dict__) != len(_API_FIELDS):
+        return None
+    return record_text(_API_FIELDS, _api_values(stat), newline, indent)
 
 
-class _NotPlain(Exception):
-    """A value `_Indented` leaves to the standard library's encoder."""
-
-
-class _Indented:
-    """The standard library's indented JSON (ensure_ascii off, NaN allowed) of plain data,
-    byte for byte (tests/test_report_model.py compares them on every report kind)."""
-
-    def __init__(self, indent: str) -> None:
-        self.indent = indent
-        self.pieces: list[str] = []
-        self.chunks: list[str] = []  # the pieces joined a few thousand at a time
-
-    def text(self, value: Any) -> str:
-        self._value(value, "\n")
-        self.chunks.append("".join(self.pieces))
-        self.chunks.append("\n")
-        return "".join(self.chunks)
-
-    def _value(self, o: Any, newline: str) -> None:
-        put = self.pieces.append
-        if isinstance(o, str):
-            put(_encode_string(o))
-        elif o is None:
-            put("null")
-        elif o is True:
-            put("true")
-        elif o is False:
-            put("false")
-        elif isinstance(o, int):
-            put(int.__repr__(o))
-        elif isinstance(o, float):
-            put(_float_text(o))
-        elif isinstance(o, (list, tuple)):
-            self._list(o, newline)
-        elif isinstance(o, dict):
-            self._dict(o, newline)
-        else:
-            raise _NotPlain
-
-    def _list(self, items: list | tuple, newline: str) -> None:
-        put = self.pieces.append
-        if not items:
-            put("[]")
-            return
-        inner = newline + self.indent
-        put("[")
-        separator = inner
-        for item in items:
-            put(separator)
-            separator = "," + inner
-            self._value(item, inner)
-            if len(self.pieces) > 4096:
-                self.chunks.append("".join(self.pieces))
-                self.pieces.clear()
-        put(newline)
-        put("]")
-
-    def _dict(self, items: dict, newline: str) -> None:
-        put = self.pieces.append
-        if not items:
-            put("{}")
-            return
-        inner = newline + self.indent
-        put("{")
-        separator = inner
-        for key, item in items.items():
-            if not isinstance(key, str):
-                raise _NotPlain  # the standard library's key conversions
-            put(separator)
-            separator = "," + inner
-            put(_encode_string(key))
-            put(": ")
-            self._value(item, inner)
-        put(newline)
-        put("}")
-
-
-_encode_string = json.encoder.encode_basestring  # the C function json uses
-
-
-def _float_text(o: float) -> str:
-    if o != o:
-        return "NaN"
-    if o == float("inf"):
-        return "Infinity"
-    if o == -float("inf"):
-        return "-Infinity"
-    return float.__repr__(o)
+def _item_text(item: WorkItem, newline: str, indent: str) -> str | None:
+    return flat_text(item.to_dict(), newline, indent)
 
 
 def target_dict(target: Target) -> dict[str, Any]:
@@ -465,6 +393,70 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
         data["name"] = RULES[finding.code].name if finding.code in RULES else None
     data["fingerprint"] = data["extra"].pop("fingerprint", None)
     return data
+
+
+_PLAIN_FIELDS = tuple(n for n in _FINDING_FIELDS if n not in _RECORD_FIELDS)
+_plain_fields = attrgetter(*_PLAIN_FIELDS)
+_LOCATION_FIELDS = Location.__slots__
+_location_fields = attrgetter(*_LOCATION_FIELDS)
+
+
+def finding_text(finding: Finding, newline: str, indent: str) -> str | None:
+    """The JSON text of `finding_dict(finding)` at this indentation, made without the
+    dict (300,000 findings' dicts were a third of a large report's time and 300 MB); None
+    when a value is not a plain string, int or None, or `extra` holds more than the
+    fingerprint: then the dict is written."""
+    extra = finding.extra
+    location = finding.location
+    if (
+        type(finding) is not Finding
+        or type(location) is not Location
+        or (extra and (len(extra) > 1 or "fingerprint" not in extra))
+    ):
+        return None
+    code = finding.code
+    values = (
+        *_plain_fields(finding),
+        finding.severity.value,
+        *_location_fields(location),
+        RULES[code].name if code in RULES else None,
+        extra.get("fingerprint"),
+    )
+    if list in map(type, values):  # the dict's writer indents a list by where it is
+        return None
+    try:
+        texts = value_texts(values, newline + indent, indent)
+    except NotPlain:
+        return None
+    return _finding_template(newline, indent).format(*texts)
+
+
+@lru_cache(maxsize=8)
+def _finding_template(newline: str, indent: str) -> str:
+    """finding_dict's keys in its order, each value a {n}: n in finding_text's order (the
+    plain fields, the severity, the location's fields, name, fingerprint)."""
+    inner = newline + indent
+    inner2 = inner + indent
+    at = {name: i for i, name in enumerate(_PLAIN_FIELDS)}
+    at["severity"] = len(at)
+    first = len(at)
+    where = ",".join(f"{inner2}{_key(n)}: {{{first + i}}}" for i, n in enumerate(_LOCATION_FIELDS))
+    at["name"] = first + len(_LOCATION_FIELDS)
+    at["fingerprint"] = at["name"] + 1
+    parts = []
+    for name in (*_FINDING_FIELDS, "name", "fingerprint"):
+        if name == "location":
+            text = "{{" + where + inner + "}}"
+        elif name == "extra":
+            text = "{{}}"
+        else:
+            text = f"{{{at[name]}}}"
+        parts.append(f"{inner}{_key(name)}: {text}")
+    return "{{" + ",".join(parts) + newline + "}}"
+
+
+def _key(name: str) -> str:
+    return encode_string(name).replace("{", "{{").replace("}", "}}")
 
 
 def rule_dict(info: RuleInfo) -> dict[str, str]:

@@ -16,7 +16,8 @@ from typing import Any
 from hipport import __version__
 from hipport.findings import RULES, Finding, RuleInfo
 from hipport.report import RenderOptions
-from hipport.report.model import Report, json_text
+from hipport.report.jsontext import json_text
+from hipport.report.model import Report
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFO_URI = "https://github.com/hipport/hipport"
