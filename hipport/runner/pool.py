@@ -139,6 +139,7 @@ def _init_worker(setup: WorkerSetup) -> None:
     # out of the cyclic collector's sight, so its collections do not walk them again.
     gc.collect()
     gc.freeze()
+    gc.enable()  # a forked worker starts with the command's collector state (off)
 
 
 MAX_JOBS = 64  # more workers than this only cost memory and start-up
