@@ -17,9 +17,9 @@ pre-commit hook, which runs `check`):
 from __future__ import annotations
 
 import os
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -132,29 +132,17 @@ def apply_project_filters(
     """Steps 1 and 2 on the runner's FileOutcomes, in place: unknown-identifier findings for
     names the project defines elsewhere are dropped, and unmapped-include findings for
     headers the project ships (`shipped`: the compiler includes the project's own file, not
-    NVIDIA's), as are findings of codes a per-path-ignore entry turns off for that path. A
-    result left in the cache gets a loader that filters it, and its cached finding counts
-    are filtered now."""
+    NVIDIA's), as are findings of codes a per-path-ignore entry turns off for that path.
+    Each file's result handle is replaced by a filtered one: a result left in the cache
+    or spilled is filtered when it is read, its cached finding counts at once."""
     for f in files:
-        if f.result is None and f.info is None:
+        if f.handle is None:
             continue
         codes = frozenset(
             e.upper() for e in per_path_entries(f.path, f.relpath, config) if is_rule_code(e)
         )
         moot = _Moot(names, shipped, codes)
-        if f.result is None:
-            f.codes = Counter()
-            for code, api, n in f.info.codes:
-                if not moot(code, api):
-                    f.codes[code] += n
-            part = f.stored.part
-            f.stored = replace(
-                f.stored,
-                load=_filtering(f.stored.load, moot),
-                part=_filtering(part, moot) if part is not None else None,
-            )
-            continue
-        f.result = _filtered(f.result, moot)
+        f.handle = f.handle.filtered(moot, partial(_filtered, moot=moot))
 
 
 @dataclass(frozen=True)
@@ -187,16 +175,6 @@ def _filtered(result: TranslationResult, moot: _Moot) -> TranslationResult:
     )
 
 
-def _filtering(
-    loader: Callable[[], TranslationResult | None], moot: _Moot
-) -> Callable[[], TranslationResult | None]:
-    def load() -> TranslationResult | None:
-        result = loader()
-        return _filtered(result, moot) if result is not None else None
-
-    return load
-
-
 # --------------------------------------------------------------------------- the files
 
 
@@ -206,24 +184,17 @@ class FileInput:
 
     relpath: str  # relative to the project root (what the baseline and SARIF expect)
     status: str
-    result: Any  # TranslationResult | None
+    handle: Any  # hipport.runner.outcome.ResultHandle | None
     error: str | None = None
-    loader: Any = None  # () -> TranslationResult: a result the runner left in its cache
-    # () -> what the report reads of that result (hipport.runner.report_part.ReportPart)
-    part_loader: Any = None
 
     def load(self) -> Any:
-        """The result, loaded (and not kept) when the runner streamed it."""
-        if self.result is not None or self.loader is None:
-            return self.result
-        return self.loader()
+        """The result (a stored one loaded anew, not kept)."""
+        return self.handle.load() if self.handle is not None else None
 
     def load_part(self) -> Any:
         """What the report and the policy read of the result (its findings, source and
-        counts): the cached part when the runner has one, else the result."""
-        if self.result is None and self.part_loader is not None:
-            return self.part_loader()
-        return self.load()
+        counts): a stored result's cached part when there is one, else the result."""
+        return self.handle.read_part() if self.handle is not None else None
 
 
 def inputs_from(source: Any) -> list[FileInput]:
@@ -240,13 +211,12 @@ def inputs_from(source: Any) -> list[FileInput]:
         if hasattr(item, "relpath"):
             # shown as valid Unicode: a name that is not UTF-8 is escaped (\xNN)
             relpath = display_path(_root_relative(item.path, item.relpath, real_root))
-            stored = getattr(item, "stored", None) if item.result is None else None
-            loader = stored.load if stored is not None else None
-            part = stored.read_part if stored is not None else None
-            out.append(FileInput(relpath, item.status, item.result, item.error, loader, part))
+            out.append(FileInput(relpath, item.status, item.handle, item.error))
         else:  # a TranslationResult
+            from hipport.runner.outcome import InMemory
+
             status = "failed" if item.error else ("changed" if item.changed else "unchanged")
-            out.append(FileInput(display_path(item.path), status, item, item.error))
+            out.append(FileInput(display_path(item.path), status, InMemory(item), item.error))
     return out
 
 
@@ -324,7 +294,6 @@ def file_findings(
     from hipport.findings import file_finding
     from hipport.suppressions import filter_findings
 
-    result = result if result is not None else item.result
     raw: list[Finding] = []
     if result is not None:
         raw = [_at_path(f, item.relpath) for f in result.findings]

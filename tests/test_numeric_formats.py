@@ -167,6 +167,7 @@ def test_a_warm_run_reads_the_formats_from_the_cached_summary(
     formats come from FileInfo.numerics alone."""
     from hipport.config import load_config
     from hipport.runner import RunOptions, run_paths
+    from hipport.runner.outcome import Stored
     from hipport.target import Target, Version
 
     monkeypatch.setenv("HIPPORT_CACHE_DIR", str(tmp_path / "cache"))
@@ -175,8 +176,8 @@ def test_a_warm_run_reads_the_formats_from_the_cached_summary(
     cold = run_paths([tmp_path], load_config([tmp_path]), opts)
     warm = run_paths([tmp_path], load_config([tmp_path]), opts)
     [outcome] = warm.files
-    assert outcome.cached and outcome.result is None and outcome.info is not None
-    assert outcome.info.numerics  # what the warm summary reads
+    assert outcome.cached and isinstance(outcome.handle, Stored)
+    assert outcome.handle.info.numerics  # what the warm summary reads
     assert [c.line() for c in warm.format_changes()] == WANT
     assert [c.line() for c in cold.format_changes()] == WANT
 

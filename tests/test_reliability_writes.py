@@ -300,6 +300,7 @@ def test_safe_join_refuses_escapes(tmp_path: Path) -> None:
 def test_write_outputs_never_escapes(tmp_path: Path) -> None:
     from hipport.engine import translate_source
     from hipport.runner import FileOutcome, RunSummary, write_outputs
+    from hipport.runner.outcome import InMemory
     from hipport.target import Target
 
     src = tmp_path / "a.cu"
@@ -308,7 +309,7 @@ def test_write_outputs_never_escapes(tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
     files = [
-        FileOutcome(src, rel, "source", "changed", result, out_relpath=rel)
+        FileOutcome(src, rel, "source", "changed", InMemory(result), out_relpath=rel)
         for rel in ("../escape.cu", "/tmp/abs_escape_hipport.cu", "ok.cu")
     ]
     summary = RunSummary(tmp_path, tmp_path, Target(), files)

@@ -73,10 +73,10 @@ def _errors_of(relpath: str, by_rel: dict, seen: set[str]) -> list:
     if relpath in seen or relpath not in by_rel:
         return []
     seen.add(relpath)
-    outcome = by_rel[relpath]
-    found = [f for f in outcome.result.findings if f.severity.value == "error"]
+    result = by_rel[relpath].handle.load()
+    found = [f for f in result.findings if f.severity.value == "error"]
     directory = relpath.rsplit("/", 1)[0] + "/" if "/" in relpath else ""
-    for inc in _QUOTED_INCLUDE.findall(outcome.result.source):
+    for inc in _QUOTED_INCLUDE.findall(result.source):
         found += _errors_of(directory + inc.decode("utf-8", "replace"), by_rel, seen)
     return found
 
@@ -100,7 +100,7 @@ def check_corpus(rocm: str = "5.2", jobs: int = 0) -> tuple[list[FileVerdict], d
             [CORPUS], config, RunOptions(target=target, use_cache=False, with_other=True, jobs=jobs)
         )
         write_outputs(summary, "outdir", out)
-        by_rel = {f.relpath: f for f in summary.files if f.result is not None}
+        by_rel = {f.relpath: f for f in summary.files if f.handle is not None}
         libs_of = manifest()
         verdicts: list[FileVerdict] = []
         to_compile: list[tuple[str, Path]] = []
@@ -114,8 +114,7 @@ def check_corpus(rocm: str = "5.2", jobs: int = 0) -> tuple[list[FileVerdict], d
                 to_compile.append((rel, out / rel))
                 verdicts.append(FileVerdict(rel, libs, "compiled", None, reported))
             else:
-                outcome = by_rel[rel]
-                again = translate_source(outcome.result.output, rel, target)
+                again = translate_source(by_rel[rel].handle.read_output(), rel, target)
                 stable = not again.edits
                 verdicts.append(
                     FileVerdict(

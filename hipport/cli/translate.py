@@ -432,9 +432,9 @@ def _given(paths, stdin_filename, outdir, in_place, show_diff):
 
 def _pending(f) -> bool:  # a FileOutcome
     """The file would change: new content, or a new name."""
-    if f.kind == "other" or f.result is None:
+    if f.kind == "other" or f.handle is None:
         return False
-    return f.result.changed or bool(f.out_relpath and f.out_relpath != f.relpath)
+    return f.handle.changed or bool(f.out_relpath and f.out_relpath != f.relpath)
 
 
 def _write_stats(summary, path: Path, kept) -> None:
@@ -459,8 +459,9 @@ def _diff_text(f, base: Path) -> bytes:  # a FileOutcome
 
     prefix = _display_prefix(base)
     new = f.out_relpath or f.relpath
-    source = f.result.source if f.result is not None else b""
-    output = f.result.output if f.result is not None else source
+    result = f.handle.load() if f.handle is not None else None
+    source = result.source if result is not None else b""
+    output = result.output if result is not None else source
     return unified_diff(source, output, prefix + f.relpath, prefix + new)
 
 
@@ -546,13 +547,13 @@ def _write(summary, outdir, in_place, backup):
 
 
 def _print_stdout(summary) -> None:
-    sources = [f for f in summary.files if f.result is not None]
+    sources = [f for f in summary.files if f.handle is not None]
     out = sys.stdout.buffer
     for f in sources:
         if len(sources) > 1:
             mark = "#" if f.kind == "cmake" else "//"
             out.write(f"{mark} ===== {f.out_relpath or f.relpath} =====\n".encode())
-        out.write(f.result.output)
+        out.write(f.handle.read_output())
     out.flush()
 
 
@@ -589,11 +590,16 @@ def _policy_counts(summary, config, policy):
     baseline = load_baseline(baseline_file, no_baseline, config)
     judged, counted = [], KeptCounts()
     for f in summary.files:
-        cached = f.result is None and f.codes is not None and f.status in ("changed", "unchanged")
-        if baseline is not None or not cached or _has_suppression(f.path):
+        stored = f.handle is not None and not f.handle.in_memory
+        if (
+            baseline is not None
+            or not stored
+            or f.status not in ("changed", "unchanged")
+            or _has_suppression(f.path)
+        ):
             judged.append(f)
             continue
-        for code, n in f.codes.items():
+        for code, n in f.handle.codes().items():
             if chosen.reports(code):
                 counted.per_code[code] += n
             else:

@@ -10,7 +10,8 @@ files; which findings count is hipport.policy's job. One module per job:
   options.py        RunOptions and GivenSource
   discovery.py      the first phase: the files of the run (reads only)
   memo.py           check's run summary: what a run over an unchanged tree printed
-  outcome.py        FileOutcome, FileKind, FileStatus, RunSummary, the minimum ROCm
+  outcome.py        FileOutcome and its result handle (InMemory, or Stored: cached or
+                    spilled), FileKind, FileStatus, RunSummary, the minimum ROCm
   pool.py           the per-file pipeline (process: read or take the given bytes,
                     translate) and the worker pool: WorkItem in, WorkResult out
   wire.py           pickling the pool's messages and results fast (by constructor)

@@ -202,9 +202,8 @@ def lazy_outcome(
         f.relpath,
         FileKind(f.kind),
         FileStatus.CHANGED if info.changed else FileStatus.UNCHANGED,
-        None,
+        Stored(info, load_or_translate, None, load_part),
         None,
         out_relpath,
         cached,
-        stored=Stored(info, load_or_translate, None, load_part),
     )

@@ -44,7 +44,7 @@ class RunOptions:
     # without --fail-on), so cached results are loaded only for outputs that are stale.
     need_results: bool = True
     # True (check): results are kept in the cache, not in memory; the report loads them one
-    # at a time (FileOutcome.stored), so the parent never holds the whole tree's results.
+    # at a time (a Stored FileOutcome.handle), so the parent never holds the whole tree's.
     stream_results: bool = False
     progress: bool | None = None  # None: on a terminal outside CI
     time_limit: float | None = None  # seconds per file (None: pool.DEFAULT_TIME_LIMIT)

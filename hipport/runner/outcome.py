@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from hipport.catalogue import UNKNOWN, UNMAPPED_INCLUDE
 from hipport.engine import TranslationResult
-from hipport.findings import SKIPPED_PREFIX, Finding, Use, file_finding
+from hipport.findings import SKIPPED_PREFIX, Use, file_finding
 from hipport.mappings import load_mappings
 from hipport.report.numerics import FormatChange, format_changes, numeric_uses
 from hipport.rocm_minimum import oldest_rocm, rocm_needs
@@ -41,53 +42,221 @@ class FileStatus(StrEnum):
     COPIED = "copied"
 
 
+# (code, api) -> whether the project makes such a finding moot (hipport.policy._Moot)
+Moot = Callable[[str, "str | None"], bool]
+
+
+class ResultHandle:
+    """A file's result, however the run keeps it: in memory (`InMemory`), or left in the
+    cache or spilled to a temporary file (`Stored`). Every reader goes through this one
+    interface: the whole result (`load`), its output alone (`read_output`), what the
+    report reads of it (`read_part`), and the summary figures the run's counts need,
+    which a stored result answers from its FileInfo without loading anything."""
+
+    in_memory: bool  # reading costs nothing (else every read loads anew, nothing kept)
+
+    @property
+    def changed(self) -> bool:
+        raise NotImplementedError
+
+    def load(self) -> TranslationResult | None:
+        """The whole result (None: a stored one that could not be read back)."""
+        raise NotImplementedError
+
+    def read_output(self) -> bytes | None:
+        """The translated bytes alone."""
+        raise NotImplementedError
+
+    def read_part(self) -> object:
+        """What the report reads: a ReportPart (hipport.runner.report_part) or the result."""
+        raise NotImplementedError
+
+    def source_if_in_memory(self) -> bytes | None:
+        """The source bytes the run read, when they cost nothing to get (else None)."""
+        return None
+
+    def output_summary(self) -> tuple[int, str] | None:
+        """The output's size and digest when known without reading it (else None)."""
+        return None
+
+    def defined_names(self) -> frozenset[str]:
+        raise NotImplementedError
+
+    def keyed_codes(self) -> Iterator[tuple[str, str | None]]:
+        """Each finding kind as the project-wide filters read it: (code, api for
+        API_KEYED_CODES else None)."""
+        raise NotImplementedError
+
+    def codes(self) -> Counter[str]:
+        """The findings per code (after the project filters, once they are applied)."""
+        raise NotImplementedError
+
+    def renamed(self) -> Counter[str]:
+        """The uses the translation renamed, per family."""
+        raise NotImplementedError
+
+    def numerics(self, types: object) -> Iterable[tuple[str, str, int]]:
+        """The translated uses of CUDA's numeric types (report.numerics.numeric_uses)."""
+        raise NotImplementedError
+
+    def min_rocm(self) -> tuple[Version | None, frozenset[str]]:
+        """The oldest ROCm that has every HIP API the file uses, and the APIs that
+        decide it (hipport.rocm_minimum.oldest_rocm)."""
+        raise NotImplementedError
+
+    def filtered(
+        self, moot: Moot, keep: Callable[[TranslationResult], TranslationResult]
+    ) -> ResultHandle:
+        """This result without the findings the project makes moot: `keep` filters a
+        result (or a report part), `moot` a finding kind."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class InMemory(ResultHandle):
+    """A result the run holds."""
+
+    result: TranslationResult
+    in_memory = True
+
+    @property
+    def changed(self) -> bool:
+        return self.result.changed
+
+    def load(self) -> TranslationResult:
+        return self.result
+
+    def read_output(self) -> bytes:
+        return self.result.output
+
+    def read_part(self) -> TranslationResult:
+        return self.result
+
+    def source_if_in_memory(self) -> bytes:
+        return self.result.source
+
+    def defined_names(self) -> frozenset[str]:
+        return self.result.defined_names
+
+    def keyed_codes(self) -> Iterator[tuple[str, str | None]]:
+        for f in self.result.findings:
+            yield f.code, (f.api if f.code in API_KEYED_CODES else None)
+
+    def codes(self) -> Counter[str]:
+        return Counter(f.code for f in self.result.findings)
+
+    def renamed(self) -> Counter[str]:
+        return Counter(_renamed_uses(self.result.uses))
+
+    def numerics(self, types: object) -> Iterable[tuple[str, str, int]]:
+        return numeric_uses(self.result.uses, types)
+
+    def min_rocm(self) -> tuple[Version | None, frozenset[str]]:
+        return oldest_rocm(rocm_needs(self.result.uses))
+
+    def filtered(
+        self, moot: Moot, keep: Callable[[TranslationResult], TranslationResult]
+    ) -> InMemory:
+        kept = keep(self.result)
+        return self if kept is self.result else InMemory(kept)
+
+
 @dataclass(frozen=True)
-class Stored:
+class Stored(ResultHandle):
     """A result the run left out of memory, in the cache or spilled (--no-cache): its
     summary, and how to read it back: whole, its output alone, or what the report reads
     of it (hipport.runner.report_part). Each read loads anew; nothing is kept."""
 
     info: FileInfo
-    load: Callable[[], TranslationResult | None]
+    loader: Callable[[], TranslationResult | None]
     output: Callable[[], bytes] | None = None  # None: the loaded result's output
     part: Callable[[], object] | None = None  # None: the loaded result
+    moot: Moot | None = None  # the finding kinds the project filters drop
+    in_memory = False
+
+    @property
+    def changed(self) -> bool:
+        return self.info.changed
+
+    def load(self) -> TranslationResult | None:
+        return self.loader()
 
     def read_output(self) -> bytes | None:
         if self.output is not None:
             return self.output()
-        loaded = self.load()
+        loaded = self.loader()
         return loaded.output if loaded is not None else None
 
     def read_part(self) -> object:
-        return self.part() if self.part is not None else self.load()
+        return self.part() if self.part is not None else self.loader()
+
+    def output_summary(self) -> tuple[int, str]:
+        return self.info.out_size, self.info.out_digest
+
+    def defined_names(self) -> frozenset[str]:
+        return self.info.defined_names
+
+    def keyed_codes(self) -> Iterator[tuple[str, str | None]]:
+        for code, api, _ in self.info.codes:
+            if self.moot is None or not self.moot(code, api):
+                yield code, api
+
+    def codes(self) -> Counter[str]:
+        counter: Counter[str] = Counter()
+        for code, api, n in self.info.codes:
+            if self.moot is None or not self.moot(code, api):
+                counter[code] += n
+        return counter
+
+    def renamed(self) -> Counter[str]:
+        return Counter(dict(self.info.renamed))
+
+    def numerics(self, types: object) -> Iterable[tuple[str, str, int]]:
+        return self.info.numerics
+
+    def min_rocm(self) -> tuple[Version | None, frozenset[str]]:
+        return self.info.min_rocm, self.info.deciders
+
+    def filtered(
+        self, moot: Moot, keep: Callable[[TranslationResult], TranslationResult]
+    ) -> Stored:
+        before = self.moot
+        both = moot if before is None else (lambda c, a: before(c, a) or moot(c, a))
+        return replace(
+            self,
+            loader=_keeping(self.loader, keep),
+            part=_keeping(self.part, keep) if self.part is not None else None,
+            moot=both,
+        )
+
+
+def _keeping(
+    loader: Callable[[], Any], keep: Callable[[TranslationResult], TranslationResult]
+) -> Callable[[], Any]:
+    def load() -> Any:
+        loaded = loader()
+        return keep(loaded) if loaded is not None else None
+
+    return load
 
 
 @dataclass
 class FileOutcome:
-    """One file of a run: what it is, what became of it, and its result: in memory
-    (`result`), left in the cache or spilled (`stored`), or none (failed, skipped, copied)."""
+    """One file of a run: what it is, what became of it, and its result (`handle`: in
+    memory, in the cache or spilled; None when it failed before one, was skipped or copied)."""
 
     path: Path
     relpath: str
     kind: FileKind
     status: FileStatus
-    result: TranslationResult | None = None
+    handle: ResultHandle | None = None
     error: str | None = None
     out_relpath: str | None = None  # after suffix renames
     cached: bool = False
-    stored: Stored | None = None
-    codes: Counter[str] | None = None  # a stored result's finding codes, project-filtered
-
-    @property
-    def info(self) -> FileInfo | None:
-        """The summary of a stored result (what the run's counts read without loading it)."""
-        return self.stored.info if self.stored is not None else None
 
     def output_bytes(self) -> bytes | None:
-        """The translated text, loading (not keeping) a result the run left on disk."""
-        if self.result is not None:
-            return self.result.output
-        return self.stored.read_output() if self.stored is not None else None
+        """The translated text (a stored result's read anew, not kept)."""
+        return self.handle.read_output() if self.handle is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,18 +324,6 @@ class RunSummary:
     project_names: frozenset[str] = frozenset()
     excluded: dict[str, int] = field(default_factory=dict)  # Discovery.excluded
 
-    @property
-    def findings(self) -> list[Finding]:
-        out: list[Finding] = []
-        for f in self.files:
-            if f.result is not None:
-                out.extend(f.result.findings)
-            else:
-                not_processed = file_finding(f.relpath, f.status, f.error)
-                if not_processed is not None:
-                    out.append(not_processed)
-        return out
-
     def counts(self) -> Counter[str]:
         return Counter(f.status for f in self.files if f.kind != FileKind.OTHER)
 
@@ -207,10 +364,8 @@ class RunSummary:
     def renamed_per_family(self) -> Counter[str]:
         counter: Counter[str] = Counter()
         for f in self.files:
-            if f.result is not None:
-                counter.update(_renamed_uses(f.result.uses))
-            elif f.info is not None:
-                counter.update(dict(f.info.renamed))
+            if f.handle is not None:
+                counter.update(f.handle.renamed())
         return counter
 
     def format_changes(self) -> list[FormatChange]:
@@ -218,19 +373,15 @@ class RunSummary:
         types = load_mappings().numeric_types
         uses: list[tuple[str, str, int]] = []
         for f in self.files:
-            if f.result is not None:
-                uses.extend(numeric_uses(f.result.uses, types))
-            elif f.info is not None:
-                uses.extend(f.info.numerics)
+            if f.handle is not None:
+                uses.extend(f.handle.numerics(types))
         return format_changes(uses, types)
 
     def findings_per_code(self) -> Counter[str]:
         counter: Counter[str] = Counter()
         for f in self.files:
-            if f.result is not None:
-                counter.update(x.code for x in f.result.findings)
-            elif f.codes is not None:
-                counter.update(f.codes)
+            if f.handle is not None:
+                counter.update(f.handle.codes())
             else:
                 not_processed = file_finding(f.relpath, f.status, f.error)
                 if not_processed is not None:
@@ -244,10 +395,10 @@ class RunSummary:
 
     def _rocm_needs(self) -> Iterator[tuple[Version, str]]:
         for f in self.files:
-            if f.result is not None:
-                yield from rocm_needs(f.result.uses)
-            elif f.info is not None and f.info.min_rocm is not None:
-                yield from ((f.info.min_rocm, api) for api in f.info.deciders)
+            if f.handle is not None:
+                best, deciders = f.handle.min_rocm()
+                if best is not None:
+                    yield from ((best, api) for api in deciders)
 
 
 def outcome_of(
@@ -266,7 +417,14 @@ def outcome_of(
     assert result is not None
     if result.error:
         return FileOutcome(
-            path, relpath, kind, FileStatus.FAILED, result, result.error, out_relpath, cached
+            path,
+            relpath,
+            kind,
+            FileStatus.FAILED,
+            InMemory(result),
+            result.error,
+            out_relpath,
+            cached,
         )
     status = FileStatus.CHANGED if result.changed else FileStatus.UNCHANGED
-    return FileOutcome(path, relpath, kind, status, result, None, out_relpath, cached)
+    return FileOutcome(path, relpath, kind, status, InMemory(result), None, out_relpath, cached)

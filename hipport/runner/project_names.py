@@ -45,12 +45,9 @@ def project_index(
         changed = bool(found)
         index.update(found)
     for outcome in outcomes.values():
-        if outcome.result is not None:
-            defined = outcome.result.defined_names
-        elif outcome.info is not None:
-            defined = outcome.info.defined_names
-        else:
+        if outcome.handle is None:
             continue
+        defined = outcome.handle.defined_names()
         key = _index_key(outcome.path, config.root, root_abs)
         known = index.get(key)
         if known is not None and known[2] == defined:
@@ -100,12 +97,9 @@ def shipped_headers(
 
 
 def _unmapped_headers(outcome: FileOutcome) -> set[str]:
-    if outcome.result is not None:
-        found = ((f.code, f.api) for f in outcome.result.findings)
-    elif outcome.info is not None:
-        found = ((code, api) for code, api, _ in outcome.info.codes)
-    else:
+    if outcome.handle is None:
         return set()
+    found = outcome.handle.keyed_codes()
     return {api for code, api in found if code == UNMAPPED_INCLUDE_CODE and api}
 
 
@@ -139,7 +133,7 @@ def included_headers(
     prefix = root_abs.rstrip(os.sep) + os.sep
     seen = set(known) | {_index_key(o.path, Path(root_abs), root_abs) for o in outcomes.values()}
     todo = [
-        (str(o.path), o.result.source if o.result is not None else None)
+        (str(o.path), o.handle.source_if_in_memory() if o.handle is not None else None)
         for o in outcomes.values()
         if o.kind != "other"
     ]

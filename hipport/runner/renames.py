@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 
 from hipport.project import ProjectFile
-from hipport.runner.outcome import FileKind, FileOutcome, FileStatus
+from hipport.runner.outcome import FileKind, FileOutcome, FileStatus, InMemory
 
 
 def renamed(relpath: str, rename_suffix: dict[str, str]) -> str:
@@ -48,9 +48,10 @@ def follow_renames_in_cmake(outcomes: dict[str, FileOutcome]) -> None:
         rb"(?<![A-Za-z0-9_.+-])(" + os.fsencode(alternatives) + rb")(?![A-Za-z0-9_.+-])"
     )
     for f in outcomes.values():
-        if f.kind != FileKind.CMAKE or f.result is None or f.result.error:
+        result = f.handle.load() if f.kind == FileKind.CMAKE and f.handle is not None else None
+        if result is None or result.error:
             continue
-        output = word.sub(lambda m: os.fsencode(names[os.fsdecode(m.group(1))]), f.result.output)
-        if output != f.result.output:
-            f.result = replace(f.result, output=output)
+        output = word.sub(lambda m: os.fsencode(names[os.fsdecode(m.group(1))]), result.output)
+        if output != result.output:
+            f.handle = InMemory(replace(result, output=output))
             f.status = FileStatus.CHANGED

@@ -75,11 +75,10 @@ def spilled_outcome(
         relpath,
         kind,
         FileStatus.CHANGED if info.changed else FileStatus.UNCHANGED,
-        None,
+        Stored(info, spilled.load, spilled.output),
         None,
         out_relpath,
         False,
-        stored=Stored(info, spilled.load, spilled.output),
     )
 
 

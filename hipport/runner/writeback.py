@@ -14,7 +14,6 @@ import signal
 import stat as statmod
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import replace
 from pathlib import Path
 
 from hipport.fsio import (
@@ -235,22 +234,21 @@ def _write_mirrored(f: FileOutcome, mirror: _Mirror) -> list[tuple[FileOutcome, 
     rel = f.out_relpath or f.relpath
     target = mirror.target(rel)
     st = _existing(target, rel)
-    if f.result is None and f.info is not None:
-        # a cached file the run did not load: the output's size and digest say if it is
+    data = None
+    if f.handle is not None:
+        # a result the run left out of memory: the output's size and digest say if it is
         # up to date, so the result is loaded only for a stale or missing output
+        known = f.handle.output_summary()
         if (
-            st is not None
-            and st.st_size == f.info.out_size
-            and _digest_of(target) == f.info.out_digest
+            known is not None
+            and st is not None
+            and st.st_size == known[0]
+            and _digest_of(target) == known[1]
         ):
             return []
-        data = f.output_bytes()
+        data = f.handle.read_output()
         if data is None:
             raise OSError("the cached result could not be loaded")
-    elif f.result is not None:
-        data = f.result.output
-    else:
-        data = None
     if data is None:
         if not f.path.is_file():
             return []
@@ -298,24 +296,23 @@ def _mode(path: Path) -> int | None:
 
 
 def _write_in_place(f: FileOutcome, backup: bool) -> None:
-    if f.result is None and f.stored is not None and f.status == FileStatus.CHANGED:
-        result = f.stored.load()  # a cached change not yet written: load it for this write only
-        if result is None:
-            raise OSError("the cached result could not be loaded")
-        f = replace(f, result=result)
-    if f.result is None or f.status != FileStatus.CHANGED:
+    if f.handle is None or f.status != FileStatus.CHANGED:
         if f.out_relpath and f.out_relpath != f.relpath and f.status == FileStatus.UNCHANGED:
-            _rename_in_place(f, None, backup)
+            source = f.handle.source_if_in_memory() if f.handle is not None else None
+            _rename_in_place(f, None, backup, source)
         return
+    result = f.handle.load()  # a stored change not yet written: loaded for this write only
+    if result is None:
+        raise OSError("the cached result could not be loaded")
     if f.out_relpath and f.out_relpath != f.relpath:
-        _rename_in_place(f, f.result.output, backup)
+        _rename_in_place(f, result.output, backup, result.source)
         return
-    current, identity = _read_as_run(f, f.result.source)
+    current, identity = _read_as_run(f, result.source)
     if backup:
         keep_backup(f.path)  # the original itself, under a name no backup holds yet
     atomic_write(
         f.path,
-        f.result.output,
+        result.output,
         over_input=True,
         expect=lambda: unchanged_since(f.path, current, identity, f.relpath),
     )
@@ -335,13 +332,15 @@ def _read_as_run(f: FileOutcome, source: bytes | None) -> tuple[bytes, tuple[int
     return current, identity
 
 
-def _rename_in_place(f: FileOutcome, data: bytes | None, backup: bool) -> None:
+def _rename_in_place(
+    f: FileOutcome, data: bytes | None, backup: bool, source: bytes | None
+) -> None:
     """a.cu -> a.hip: write the new name (never over an existing file), then remove the old
-    one, each step checking that a.cu is still what the run read. A run killed between the
-    two steps leaves a.hip holding exactly this translation: the next run sees its own work
-    and finishes the job (removes a.cu)."""
+    one, each step checking that a.cu is still what the run read (`source`, when the run
+    holds it). A run killed between the two steps leaves a.hip holding exactly this
+    translation: the next run sees its own work and finishes the job (removes a.cu)."""
     new_path = f.path.with_name(f.out_relpath.rsplit("/", 1)[-1])  # type: ignore[union-attr]
-    source, identity = _read_as_run(f, f.result.source if f.result is not None else None)
+    source, identity = _read_as_run(f, source)
     output = source if data is None else data
     still = lambda: unchanged_since(f.path, source, identity, f.relpath)  # noqa: E731
     if os.path.lexists(new_path):

@@ -54,7 +54,7 @@ def generate(request: ShimRequest) -> ShimResult:
     opts.need_results = True
     summary = run_paths(request.paths, request.config, opts, on_progress=request.on_progress)
     mappings = load_mappings()
-    results = [f.result for f in summary.files if f.result is not None]
+    results = [f.handle.load() for f in summary.files if f.handle is not None]
     project = frozenset(name for f in summary.files for name in (f.relpath, Path(f.relpath).name))
     model = build_model(results, mappings, summary.target, project, always=(BASE_HEADER,))
     files = render(model, version("hipport"))
