@@ -20,6 +20,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -311,8 +312,10 @@ def file_findings(
     if selection.is_vendored(item.relpath):
         return [], silenced + raw  # third-party code: counted by the report, not reported
     kept = []
+    levels: dict[tuple[str, Severity], str | None] = {}  # the level of each code and severity
     for f in raw:
-        level = selection.level(f)
+        known = (f.code, f.severity)
+        level = levels[known] if known in levels else levels.setdefault(known, selection.level(f))
         if level is None:
             silenced.append(f)
             continue
@@ -373,9 +376,8 @@ class Verdict:
         return exit_code(self.reported, fail_on)
 
 
-def order(f: Finding) -> tuple:
-    loc = f.location
-    return (loc.path, loc.line, loc.column, f.code)
+# a finding's place in reports: (path, line, column, code)
+order = attrgetter("location.path", "location.line", "location.column", "code")
 
 
 def apply_baseline(

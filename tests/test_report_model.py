@@ -205,7 +205,7 @@ def test_the_streamed_json_is_json_dumps_of_the_dict_form_for_every_kind_of_find
     """Report.to_json writes findings and APIs without their dicts (finding_text,
     record_text) and falls back to the dict for anything else: a finding with more in
     `extra`, a value json converts (a tuple, a bool, a float), a Finding subclass, an
-    API row with an attribute of its own. Each gives json.dumps's text of to_dict."""
+    API row with a value json converts. Each gives json.dumps's text of to_dict."""
     from dataclasses import dataclass, replace
 
     from hipport.findings import Finding
@@ -226,7 +226,7 @@ def test_the_streamed_json_is_json_dumps_of_the_dict_form_for_every_kind_of_find
     f[3].location = replace(f[3].location, line=True)
     f[4].message = 'é\u2028"quoted"\n\\'
     f[5] = Noted(**{k: getattr(f[5], k) for k in f[5].__dataclass_fields__})
-    report.apis[0].extra_field = ["of", "its", "own"]  # type: ignore[attr-defined]
+    report.apis[0].hints = [("a", "tuple")]  # type: ignore[list-item]
     expected = json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
     assert report.to_json() == expected
     assert "".join(report.json_chunks()) == expected

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import posixpath
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
@@ -67,6 +67,9 @@ USE_STATUSES = (
     "removed_hip",
 )
 
+
+_COUNTED = frozenset(USE_STATUSES)  # holds a Status too (a StrEnum: equal to its value)
+_VALUE = {s: s.value for s in Status}  # a status's plain string (faster than .value)
 
 # ---------------------------------------------------------------------------------------
 # The pieces of a report
@@ -123,7 +126,7 @@ class VendoredCount:
         return {"files": self.files, "findings": self.findings}
 
 
-@dataclass
+@dataclass(slots=True)  # one per API used: 300,000 unknown names make 300,000
 class ApiStat:
     api: str
     family: str | None
@@ -137,7 +140,7 @@ class ApiStat:
     locations: list[str] = field(default_factory=list)  # "path:line:col", unported uses only
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return dict(zip(_API_FIELDS, _api_values(self), strict=True))
 
 
 @dataclass
@@ -350,8 +353,8 @@ _api_values = attrgetter(*_API_FIELDS)
 
 
 def _api_text(stat: ApiStat, newline: str, indent: str) -> str | None:
-    """ApiStat.to_dict's text (its fields, when it has no others)."""
-    if type(stat) is not ApiStat or len(stat.__dict__) != len(_API_FIELDS):
+    """ApiStat.to_dict's text."""
+    if type(stat) is not ApiStat:
         return None
     return record_text(_API_FIELDS, _api_values(stat), newline, indent)
 
@@ -574,7 +577,7 @@ class UseTally:
         for use in uses:
             kind = UseRecord(use.api, use.family, use.status, use.new_name, use.min_rocm)
             mine[kind] = mine.get(kind, 0) + 1
-            if use.status is not Status.MAPPED and use.status.value in USE_STATUSES:
+            if use.status is not Status.MAPPED and use.status in _COUNTED:
                 loc = use.location
                 where = self.locations.setdefault((use.api, use.family), [])
                 where.append(f"{relpath}:{loc.line}:{loc.column}")
@@ -590,7 +593,7 @@ class UseTally:
         for k in kinds:
             kind = UseRecord(k.api, k.family, k.status, k.new_name, k.min_rocm)
             mine[kind] = mine.get(kind, 0) + k.count
-            if k.status.value in USE_STATUSES:
+            if k.status in _COUNTED:
                 places.extend((i, line, column, k.api, k.family) for i, line, column in k.places)
         for _, line, column, api, family in sorted(places, key=lambda p: p[0]):
             where = self.locations.setdefault((api, family), [])
@@ -619,7 +622,7 @@ class UseTally:
         """Uses per API name, of the statuses the report counts."""
         counts: Counter[str] = Counter()
         for (_, kind), n in self.counts.items():
-            if kind.status.value in USE_STATUSES:
+            if kind.status in _COUNTED:
                 counts[kind.api] += n
         return counts
 
@@ -691,9 +694,12 @@ def _add_file(
         totals.bytes_changed += edited_bytes(result.edits)
         totals.lines_changed += lines_touched(result.source, result.edits)
         mine = tally.add_file(item.relpath, result.uses)
+    by_status: dict[str, int] = {}
     for kind, n in mine.items():
-        work.counts.add(kind.status.value, n)
-        totals.counts.add(kind.status.value, n)
+        by_status[kind.status] = by_status.get(kind.status, 0) + n
+    for status, n in by_status.items():
+        work.counts.add(_VALUE.get(status, status), n)
+        totals.counts.add(_VALUE.get(status, status), n)
 
 
 def _line_count(source: bytes) -> int:
@@ -735,21 +741,30 @@ def lines_touched(source: bytes, edits: list) -> int:
 
 def _statistics(tally: UseTally, findings: list[Finding]) -> tuple[list[FamilyStat], list[ApiStat]]:
     by_api: dict[tuple[str, str | None], ApiStat] = {}
-    files_of: dict[tuple[str, str | None], set[str]] = defaultdict(set)
+    # the files of each API: one path, or a set once there are two (most have one)
+    files_of: dict[tuple[str, str | None], str | set[str]] = {}
+    locations = tally.locations
     for (relpath, use), n in tally.counts.items():
-        status = use.status.value
-        if status not in USE_STATUSES:
+        status = use.status
+        if status not in _COUNTED:
             continue
         key = (use.api, use.family)
         stat = by_api.get(key)
         if stat is None:
+            min_rocm = str(use.min_rocm) if use.min_rocm else None
             stat = by_api[key] = ApiStat(
-                use.api, use.family, status, min_rocm=str(use.min_rocm) if use.min_rocm else None
+                use.api, use.family, _VALUE.get(status, status), min_rocm=min_rocm
             )
-            stat.locations = tally.locations.get(key, [])
+            stat.locations = locations.get(key, [])
         stat.uses += n
         stat.hip = stat.hip or use.new_name
-        files_of[key].add(relpath)
+        where = files_of.get(key)
+        if where is None:
+            files_of[key] = relpath
+        elif type(where) is set:
+            where.add(relpath)
+        elif where != relpath:
+            files_of[key] = {where, relpath}
     by_name = {api: stat for (api, _), stat in by_api.items()}
     for f in findings:
         stat = by_name.get(f.api or "")
@@ -762,12 +777,20 @@ def _statistics(tally: UseTally, findings: list[Finding]) -> tuple[list[FamilySt
             if hint and hint not in stat.hints:
                 stat.hints.append(hint)
     families: dict[str, FamilyStat] = {}
+    family_uses: dict[tuple[str, str], int] = {}  # (family, status): uses
     for key, stat in by_api.items():
-        stat.files = len(files_of[key])
-        stat.codes.sort()
-        fam = families.setdefault(stat.family or "unknown", FamilyStat(stat.family or "unknown"))
+        where = files_of[key]
+        stat.files = len(where) if type(where) is set else 1
+        if len(stat.codes) > 1:
+            stat.codes.sort()
+        name = stat.family or "unknown"
+        fam = families.get(name)
+        if fam is None:
+            fam = families[name] = FamilyStat(name)
         fam.apis += 1
-        fam.counts.add(stat.status, stat.uses)
+        family_uses[(name, stat.status)] = family_uses.get((name, stat.status), 0) + stat.uses
+    for (name, status), uses in family_uses.items():
+        families[name].counts.add(status, uses)
     apis = sorted(by_api.values(), key=lambda s: (s.status == "mapped", -s.uses, s.api))
     return sorted(families.values(), key=lambda f: (-f.counts.uses, f.family)), apis
 
