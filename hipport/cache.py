@@ -40,6 +40,9 @@ FORMAT = 7  # bump when what is stored changes shape (6: JSON; 7: HIP012 header 
 # A file modified this recently may be rewritten again within the same mtime tick with the
 # same size (git's "racily clean" case): its stat alone is not trusted, its content is.
 RACY_NS = 2_000_000_000
+# A report part's kind: plain JSON (hipport.runner.report_part); "part", the tagged
+# encoding before it, is another kind, so such a file is a miss and written anew
+PART_KIND = "part-plain"
 
 
 def cache_dir() -> Path:
@@ -101,11 +104,11 @@ class Hit:
     data: bytes | None = None
 
 
-def _load(path: Path, kind: str, both: bool = False) -> Any:
+def _load(path: Path, kind: str, both: bool = False, raw: bool = False) -> Any:
     """A cache file's payload (CacheMiss when it is not one of this kind and format), read
     with the cyclic collector paused: the objects are plain data (no cycles to find), and a
     large index would otherwise trigger dozens of collections. `both`: (the payload, the
-    plain JSON it was decoded from)."""
+    plain JSON it was decoded from); `raw`: the plain JSON only (a payload stored raw)."""
     import gc
 
     data = read_regular(path)
@@ -114,7 +117,7 @@ def _load(path: Path, kind: str, both: bool = False) -> Any:
     try:
         if both:
             return loads(kind, data), loads(kind, data, raw=True)
-        return loads(kind, data)
+        return loads(kind, data, raw=raw)
     finally:
         if enabled:
             gc.enable()
@@ -183,7 +186,8 @@ class ResultStore:
         the digest); None on a miss, a corrupt entry or a file that changed since."""
         entry_path, key = self._path(digest, file_key)
         try:
-            stored_key, fields = shape(_load(_part_path(entry_path), "part"), list, "part")
+            loaded = _load(_part_path(entry_path), PART_KIND, raw=True)
+            stored_key, fields = shape(loaded, list, "part")
             if stored_key != key:
                 return None
             shape(fields, list, "fields")
@@ -194,9 +198,12 @@ class ResultStore:
         except (CacheMiss, OSError, ValueError, TypeError, AttributeError):
             return None
 
-    def store_part(self, digest: str, file_key: str, fields: Any) -> None:
+    def store_part(self, digest: str, file_key: str, fields: list | None) -> None:
+        """Keep a result's report part, its fields plain JSON (None: it has none to keep)."""
+        if fields is None:
+            return
         entry_path, key = self._path(digest, file_key)
-        write_private(_part_path(entry_path), dumps("part", [key, fields]))
+        write_private(_part_path(entry_path), dumps(PART_KIND, [key, fields], raw=True))
 
     def store(self, digest: str, file_key: str, source: bytes, output: bytes, fields: Any) -> None:
         entry_path, key = self._path(digest, file_key)

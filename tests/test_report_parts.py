@@ -107,3 +107,28 @@ def test_a_missing_or_damaged_part_falls_back_to_the_result(tree):
     assert check(["--format", "json", "--select", "ALL"]) == check(
         ["--format", "json", "--select", "ALL", "--no-cache"]
     )
+
+
+def test_a_part_is_plain_json_that_gives_back_the_results_findings_and_uses():
+    """The part's fields are plain JSON (decoded without an object hook): through a JSON
+    round trip they give back every finding as the result has it, field for field, and
+    the uses counted by kind; a finding of the wrong shape is a miss (TypeError)."""
+    import json
+
+    from hipport.engine import translate_source
+    from hipport.runner.report_part import make_part, part_fields
+    from hipport.target import Target
+
+    source = (CORPUS / "warp_vote.cu").read_bytes()
+    result = translate_source(source, "corpus/warp_vote.cu", Target())
+    assert result.findings and result.uses
+    fields = json.loads(json.dumps(part_fields(result)))
+    part = make_part(source, fields)
+    assert part.findings == result.findings
+    assert sum(u.count for u in part.uses) == len(result.uses)
+    assert {(u.api, u.status, u.min_rocm) for u in part.uses} == {
+        (u.api, u.status, u.min_rocm) for u in result.uses
+    }
+    for damaged in (["HIP001"], [*fields[1][0][:1], "fatal", *fields[1][0][2:]]):
+        with pytest.raises(TypeError):
+            make_part(source, [fields[0], [damaged], *fields[2:]])

@@ -11,11 +11,13 @@ reads either).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
+from hipport.catalogue import Severity
 from hipport.engine import TranslationResult
-from hipport.findings import Finding
+from hipport.findings import Finding, Location
 from hipport.tables import Status
 from hipport.target import Version
 
@@ -50,22 +52,32 @@ class ReportPart:
     counted: ClassVar[bool] = True
 
 
-def part_fields(result: TranslationResult) -> list:
-    """The part of `result` as the cache stores it (plain lists: fast to decode)."""
+def part_fields(result: TranslationResult) -> list | None:
+    """The part of `result` as the cache stores it: plain JSON (lists, strings, numbers),
+    which the parser decodes at C speed and make_part turns into records without a
+    per-object hook; None when a finding holds a value plain JSON would not give back
+    as it is (the part is then not stored: the report reads the result)."""
     from hipport.report.model import edited_bytes, lines_touched
 
+    findings = []
+    for f in result.findings:
+        row = _finding_row(f)
+        if row is None:
+            return None
+        findings.append(row)
     kinds: dict[tuple, list] = {}
     for i, use in enumerate(result.uses):
         key = (use.api, use.family, use.status, use.new_name, use.min_rocm)
         row = kinds.get(key)
         if row is None:
-            row = kinds[key] = [*key, 0, []]
+            version = str(use.min_rocm) if use.min_rocm is not None else None
+            row = kinds[key] = [use.api, use.family, use.status.value, use.new_name, version, 0, []]
         row[5] += 1
         if use.status is not Status.MAPPED:
             row[6] += (i, use.location.line, use.location.column)
     return [
         result.path,
-        result.findings,
+        findings,
         list(kinds.values()),
         edited_bytes(result.edits),
         lines_touched(result.source, result.edits),
@@ -74,14 +86,54 @@ def part_fields(result: TranslationResult) -> list:
     ]
 
 
+_TEXT = (str, type(None))
+# the types a finding's row may hold, field by field (fields 8-13 are text or None)
+_ROW_TYPES = frozenset(
+    (str, str, str, str, int, int, int, int, *optional, dict)
+    for optional in itertools.product(_TEXT, repeat=6)
+)
+_SEVERITIES = {s.value: s for s in Severity}
+
+
+def _finding_row(f: Finding) -> list | None:
+    loc = f.location
+    row = [
+        f.code,
+        f.severity.value,
+        f.message,
+        loc.path,
+        loc.line,
+        loc.column,
+        loc.end_line,
+        loc.end_column,
+        f.api,
+        f.family,
+        f.hip,
+        f.min_rocm,
+        f.alternative,
+        f.hint,
+        f.extra,
+    ]
+    if not (_finding_shape(row) and type(f.severity) is Severity):
+        return None
+    return row
+
+
+def _finding_shape(row: Any) -> bool:
+    return (
+        type(row) is list
+        and tuple(map(type, row)) in _ROW_TYPES
+        and all(type(k) is str and type(v) is str for k, v in row[14].items())
+    )
+
+
 def make_part(source: bytes, fields: Any) -> ReportPart:
     """The part from its cached fields and the file's bytes; TypeError (a miss) when they
-    have the wrong shape, as a hand-edited or foreign entry may."""
+    have the wrong shape, as a hand-edited, foreign or older entry may."""
     path, findings, uses, changed_bytes, changed_lines, skipped, macros = fields
     if not (
         isinstance(path, str)
         and isinstance(findings, list)
-        and all(isinstance(f, Finding) for f in findings)
         and isinstance(uses, list)
         and _ints(changed_bytes, changed_lines, skipped)
         and isinstance(macros, list)
@@ -91,7 +143,7 @@ def make_part(source: bytes, fields: Any) -> ReportPart:
     return ReportPart(
         path,
         source,
-        findings,
+        [_finding(row) for row in findings],
         tuple(_use_count(row) for row in uses),
         changed_bytes,
         changed_lines,
@@ -100,14 +152,36 @@ def make_part(source: bytes, fields: Any) -> ReportPart:
     )
 
 
+def _finding(row: Any) -> Finding:
+    if not _finding_shape(row) or row[1] not in _SEVERITIES:
+        raise TypeError("a cached finding of the wrong shape")
+    code, severity, message, path, line, column, end_line, end_column, *more = row
+    api, family, hip, min_rocm, alternative, hint, extra = more
+    return Finding(
+        code,
+        _SEVERITIES[severity],
+        message,
+        Location(path, line, column, end_line, end_column),
+        api,
+        family,
+        hip,
+        min_rocm,
+        alternative,
+        hint,
+        extra,
+    )
+
+
 def _use_count(row: Any) -> UseCount:
+    from hipport.cache_format import version
+
     api, family, status, new_name, min_rocm, count, flat = row
     if not (
         isinstance(api, str)
         and isinstance(family, str | None)
-        and isinstance(status, Status)
+        and isinstance(status, str)
         and isinstance(new_name, str | None)
-        and isinstance(min_rocm, Version | None)
+        and isinstance(min_rocm, str | None)
         and _ints(count)
         and isinstance(flat, list)
         and len(flat) % 3 == 0
@@ -115,7 +189,8 @@ def _use_count(row: Any) -> UseCount:
     ):
         raise TypeError("a cached use count of the wrong shape")
     places = tuple(zip(flat[0::3], flat[1::3], flat[2::3], strict=True))
-    return UseCount(api, family, status, new_name, min_rocm, count, places)
+    rocm = version(min_rocm) if min_rocm is not None else None
+    return UseCount(api, family, Status(status), new_name, rocm, count, places)
 
 
 def _ints(*values: Any) -> bool:
