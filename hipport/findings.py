@@ -49,7 +49,7 @@ class Location:
     end_column: int
 
 
-@dataclass
+@dataclass(slots=True)  # no __dict__: a run can hold hundreds of thousands
 class Finding:
     code: str
     severity: Severity

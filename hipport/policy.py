@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import partial
 from operator import attrgetter
 from pathlib import Path
@@ -333,10 +333,12 @@ def _at_path(finding: Finding, relpath: str) -> Finding:
         )
     if type(finding) is not Finding:
         return replace(finding, location=location, extra=dict(finding.extra))
-    copy = object.__new__(Finding)
-    copy.__dict__.update(finding.__dict__)
+    copy = Finding(*_finding_values(finding))
     copy.location, copy.extra = location, dict(finding.extra)
     return copy
+
+
+_finding_values = attrgetter(*(f.name for f in fields(Finding)))  # in the constructor's order
 
 
 def _invalid_suppressions(source: bytes, relpath: str) -> list[Finding]:
