@@ -7,6 +7,7 @@ handle, and the output trees written from each run, are compared."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -104,6 +105,16 @@ def test_every_kind_of_handle_answers_alike(tmp_path: Path, monkeypatch) -> None
             if isinstance(f.handle, Stored):  # what a write reads to skip an output as is
                 output = f.handle.read_output()
                 assert f.handle.output_summary() == (len(output), content_hash(output))
+                # each read is loaded anew: the report may change the findings it reads
+                first, second = f.handle.read_part(), f.handle.read_part()
+                assert not {id(x) for x in first.findings} & {id(x) for x in second.findings}
+
+    # the report of each kind, and a second report of the same stored results, agree
+    from hipport.report.model import build_report
+
+    reports = [build_report(summary).to_json() for summary, _, _ in kinds.values()]
+    reports.append(build_report(spilled).to_json())
+    assert len(set(reports)) == 1 and len(json.loads(reports[0])["findings"]) > 40
 
     # the project-wide filters reached each kind: the header's name and the ignored path
     answers = {rel: a for rel, (_, _, a) in want.items()}
