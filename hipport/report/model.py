@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
 from hipport import __version__
@@ -399,6 +399,7 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
 
 
 _PLAIN_FIELDS = tuple(n for n in _FINDING_FIELDS if n not in _RECORD_FIELDS)
+_SEVERITY_VALUE = {s: s.value for s in Severity}  # faster than .value
 _plain_fields = attrgetter(*_PLAIN_FIELDS)
 _LOCATION_FIELDS = Location.__slots__
 _location_fields = attrgetter(*_LOCATION_FIELDS)
@@ -417,10 +418,13 @@ def finding_text(finding: Finding, newline: str, indent: str) -> str | None:
         or (extra and (len(extra) > 1 or "fingerprint" not in extra))
     ):
         return None
+    severity = _SEVERITY_VALUE.get(finding.severity)
+    if severity is None:
+        return None
     code = finding.code
     values = (
         *_plain_fields(finding),
-        finding.severity.value,
+        severity,
         *_location_fields(location),
         RULES[code].name if code in RULES else None,
         extra.get("fingerprint"),
@@ -568,21 +572,27 @@ class UseTally:
     """The run's API uses, reduced as each file streams in: how many of each kind per file,
     and the "path:line:col" of each unported use (the only uses the report names)."""
 
-    counts: dict[tuple[str, UseRecord], int] = field(default_factory=dict)
+    files: dict[str, dict[UseRecord, int]] = field(default_factory=dict)
     locations: dict[tuple[str, str | None], list[str]] = field(default_factory=dict)
 
     def add_file(self, relpath: str, uses: Iterable[Any]) -> dict[UseRecord, int]:
-        """Count one file's uses in; returns that file's counts by kind."""
+        """Count one file in; returns that file's counts by kind."""
         mine: dict[UseRecord, int] = {}
+        locations = self.locations
+        mapped = Status.MAPPED
         for use in uses:
             kind = UseRecord(use.api, use.family, use.status, use.new_name, use.min_rocm)
             mine[kind] = mine.get(kind, 0) + 1
-            if use.status is not Status.MAPPED and use.status in _COUNTED:
+            if use.status is not mapped and use.status in _COUNTED:
                 loc = use.location
-                where = self.locations.setdefault((use.api, use.family), [])
-                where.append(f"{relpath}:{loc.line}:{loc.column}")
-        for kind, n in mine.items():
-            self.counts[(relpath, kind)] = n
+                place = f"{relpath}:{loc.line}:{loc.column}"
+                key = (use.api, use.family)
+                where = locations.get(key)
+                if where is None:
+                    locations[key] = [place]  # most have one: a list of one, not of four
+                else:
+                    where.append(place)
+        self._keep(relpath, mine)
         return mine
 
     def add_counts(self, relpath: str, kinds: Iterable[Any]) -> dict[UseRecord, int]:
@@ -595,16 +605,34 @@ class UseTally:
             mine[kind] = mine.get(kind, 0) + k.count
             if k.status in _COUNTED:
                 places.extend((i, line, column, k.api, k.family) for i, line, column in k.places)
-        for _, line, column, api, family in sorted(places, key=lambda p: p[0]):
-            where = self.locations.setdefault((api, family), [])
-            where.append(f"{relpath}:{line}:{column}")
-        for kind, n in mine.items():
-            self.counts[(relpath, kind)] = n
+        places.sort(key=_first)
+        locations = self.locations
+        for _, line, column, api, family in places:
+            place = f"{relpath}:{line}:{column}"
+            where = locations.get((api, family))
+            if where is None:
+                locations[(api, family)] = [place]
+            else:
+                where.append(place)
+        self._keep(relpath, mine)
         return mine
+
+    def _keep(self, relpath: str, mine: dict[UseRecord, int]) -> None:
+        known = self.files.get(relpath)
+        if known is None:
+            self.files[relpath] = mine
+        else:  # the same path twice: its later counts replace the earlier, kind by kind
+            known.update(mine)
+
+    def counted(self) -> Iterator[tuple[str, UseRecord, int]]:
+        """(path, kind, uses) for each kind of use of each file."""
+        for relpath, mine in self.files.items():
+            for kind, n in mine.items():
+                yield relpath, kind, n
 
     def distinct(self) -> list[UseRecord]:
         """Each kind of use once (what the minimum ROCm depends on)."""
-        return list(dict.fromkeys(kind for _, kind in self.counts))
+        return list(dict.fromkeys(kind for mine in self.files.values() for kind in mine))
 
     def format_changes(self) -> list[FormatChange]:
         """The number formats the translated uses of fp8/bf16/fp16 type names hold."""
@@ -613,7 +641,7 @@ class UseTally:
         types = load_mappings().numeric_types
         uses = [
             (kind.api, kind.new_name or kind.api, n)
-            for (_, kind), n in self.counts.items()
+            for _, kind, n in self.counted()
             if kind.status is Status.MAPPED and kind.api in types.cuda
         ]
         return format_changes(uses, types)
@@ -621,10 +649,13 @@ class UseTally:
     def per_api(self) -> Counter[str]:
         """Uses per API name, of the statuses the report counts."""
         counts: Counter[str] = Counter()
-        for (_, kind), n in self.counts.items():
+        for _, kind, n in self.counted():
             if kind.status in _COUNTED:
                 counts[kind.api] += n
         return counts
+
+
+_first = itemgetter(0)
 
 
 def _file_findings(
@@ -744,7 +775,7 @@ def _statistics(tally: UseTally, findings: list[Finding]) -> tuple[list[FamilySt
     # the files of each API: one path, or a set once there are two (most have one)
     files_of: dict[tuple[str, str | None], str | set[str]] = {}
     locations = tally.locations
-    for (relpath, use), n in tally.counts.items():
+    for relpath, use, n in tally.counted():
         status = use.status
         if status not in _COUNTED:
             continue
@@ -753,15 +784,20 @@ def _statistics(tally: UseTally, findings: list[Finding]) -> tuple[list[FamilySt
         if stat is None:
             min_rocm = str(use.min_rocm) if use.min_rocm else None
             stat = by_api[key] = ApiStat(
-                use.api, use.family, _VALUE.get(status, status), min_rocm=min_rocm
+                use.api,
+                use.family,
+                _VALUE.get(status, status),
+                n,
+                hip=use.new_name,
+                min_rocm=min_rocm,
+                locations=locations.get(key) or [],
             )
-            stat.locations = locations.get(key, [])
+            files_of[key] = relpath
+            continue
         stat.uses += n
         stat.hip = stat.hip or use.new_name
-        where = files_of.get(key)
-        if where is None:
-            files_of[key] = relpath
-        elif type(where) is set:
+        where = files_of[key]
+        if type(where) is set:
             where.add(relpath)
         elif where != relpath:
             files_of[key] = {where, relpath}
@@ -861,7 +897,7 @@ def _coverage(counts: Counter[str], target: Target, tables: Tables) -> list[Cove
     get = tables.get
     for api, n in counts.items():
         if get(api) is None:
-            status = unlisted_status(tables, api).value
+            status = _VALUE[unlisted_status(tables, api)]
             fixed[status if status in USE_STATUSES else "unknown"] += n
         else:
             listed[api] = n
