@@ -230,3 +230,33 @@ def test_the_streamed_json_is_json_dumps_of_the_dict_form_for_every_kind_of_find
     expected = json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
     assert report.to_json() == expected
     assert "".join(report.json_chunks()) == expected
+
+
+def test_the_api_table_puts_unported_first_then_most_used_then_by_name():
+    """The per-API table's order (what a reader works down): unported APIs before mapped
+    ones, the most used first, ties by name. Random tallies (one name in two families
+    too) against that order as one tuple key."""
+    import random
+
+    from hipport.findings import Location, Use
+    from hipport.report.model import UseTally, _statistics
+    from hipport.tables import Status
+
+    statuses = [Status.MAPPED, Status.UNKNOWN, Status.UNSUPPORTED, Status.NEEDS_NEWER_ROCM]
+    rng = random.Random(30)
+    for _ in range(200):
+        tally = UseTally()
+        for f in range(rng.randint(1, 3)):
+            uses = []
+            for i in range(rng.randint(0, 30)):
+                api = rng.choice("abcdef")
+                status = statuses["abcdef".index(api) % 4]
+                family = rng.choice(["runtime", "driver"]) if api == "a" else "runtime"
+                uses.append(Use(api, family, status, Location(f"f{f}.cu", 1, i + 1, 1, i + 2)))
+            tally.add_file(f"f{f}.cu", uses)
+        _, apis = _statistics(tally, [])
+        expected = sorted(apis, key=lambda s: (s.status == "mapped", -s.uses, s.api))
+        assert [(a.api, a.family) for a in apis] == [(a.api, a.family) for a in expected]
+        assert sum(a.uses for a in apis) == sum(
+            n for _, kind, n in tally.counted() if kind.status is not Status.HIP
+        )

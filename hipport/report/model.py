@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import posixpath
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from operator import attrgetter, itemgetter
@@ -646,12 +646,12 @@ class UseTally:
         ]
         return format_changes(uses, types)
 
-    def per_api(self) -> Counter[str]:
+    def per_api(self) -> dict[str, int]:
         """Uses per API name, of the statuses the report counts."""
-        counts: Counter[str] = Counter()
+        counts: dict[str, int] = {}
         for _, kind, n in self.counted():
             if kind.status in _COUNTED:
-                counts[kind.api] += n
+                counts[kind.api] = counts.get(kind.api, 0) + n
         return counts
 
 
@@ -672,16 +672,18 @@ def _fingerprint(findings: list[Finding], source: bytes) -> None:
     """A hash of rule + API + path + the line's text (stripped) + which occurrence of that
     it is: stable when lines move, distinct for two findings on identical lines."""
     lines = source.splitlines()
-    seen: Counter[str] = Counter()
+    seen: dict[str, int] = {}
     texts: dict[int, str] = {}
+    sha256 = hashlib.sha256
     for f in sorted(findings, key=order):
-        line = f.location.line
+        location = f.location
+        line = location.line
         text = texts.get(line)
         if text is None:
             text = texts[line] = _line_key(lines[line - 1] if 0 < line <= len(lines) else b"")
-        base = "\0".join((f.code, f.api or "", f.location.path, text))
-        seen[base] += 1
-        digest = hashlib.sha256(f"{base}\0{seen[base]}".encode("utf-8", "surrogateescape"))
+        base = "\0".join((f.code, f.api or "", location.path, text))
+        n = seen[base] = seen.get(base, 0) + 1
+        digest = sha256(f"{base}\0{n}".encode("utf-8", "surrogateescape"))
         f.extra["fingerprint"] = digest.hexdigest()[:32]
 
 
@@ -827,8 +829,16 @@ def _statistics(tally: UseTally, findings: list[Finding]) -> tuple[list[FamilySt
         family_uses[(name, stat.status)] = family_uses.get((name, stat.status), 0) + stat.uses
     for (name, status), uses in family_uses.items():
         families[name].counts.add(status, uses)
-    apis = sorted(by_api.values(), key=lambda s: (s.status == "mapped", -s.uses, s.api))
+    # unported first, then by uses (most first), then by name: three stable sorts by one
+    # attribute each, least significant first (a tuple key per API costs twice as much)
+    apis = sorted(by_api.values(), key=_api_name)
+    apis.sort(key=_api_uses, reverse=True)  # reverse keeps equal items in order
+    apis = [s for s in apis if s.status != "mapped"] + [s for s in apis if s.status == "mapped"]
     return sorted(families.values(), key=lambda f: (-f.counts.uses, f.family)), apis
+
+
+_api_name = attrgetter("api")
+_api_uses = attrgetter("uses")
 
 
 def _most_used_first(rocm: RocmRequirement, apis: list[ApiStat]) -> RocmRequirement:
@@ -887,7 +897,7 @@ def coverage_across_releases(
     return _coverage(Counter(u.api for u in uses if u.status.value in USE_STATUSES), target, tables)
 
 
-def _coverage(counts: Counter[str], target: Target, tables: Tables) -> list[CoveragePoint]:
+def _coverage(counts: Mapping[str, int], target: Target, tables: Tables) -> list[CoveragePoint]:
     if not counts:
         return []
     # a name the tables do not hold resolves alike for every release: counted once, not
