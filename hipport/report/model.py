@@ -810,10 +810,13 @@ def _statistics(tally: UseTally, findings: list[Finding]) -> tuple[list[FamilySt
             continue
         if f.code not in stat.codes:
             stat.codes.append(f.code)
-        stat.hip = stat.hip or f.hip
-        for hint in (f.alternative, f.hint):
-            if hint and hint not in stat.hints:
-                stat.hints.append(hint)
+        if not stat.hip:
+            stat.hip = f.hip
+        alternative, hint = f.alternative, f.hint
+        if alternative and alternative not in stat.hints:
+            stat.hints.append(alternative)
+        if hint and hint not in stat.hints:
+            stat.hints.append(hint)
     families: dict[str, FamilyStat] = {}
     family_uses: dict[tuple[str, str], int] = {}  # (family, status): uses
     for key, stat in by_api.items():
@@ -826,7 +829,8 @@ def _statistics(tally: UseTally, findings: list[Finding]) -> tuple[list[FamilySt
         if fam is None:
             fam = families[name] = FamilyStat(name)
         fam.apis += 1
-        family_uses[(name, stat.status)] = family_uses.get((name, stat.status), 0) + stat.uses
+        pair = (name, stat.status)
+        family_uses[pair] = family_uses.get(pair, 0) + stat.uses
     for (name, status), uses in family_uses.items():
         families[name].counts.add(status, uses)
     # unported first, then by uses (most first), then by name: three stable sorts by one
