@@ -5,6 +5,9 @@ one line of header and a JSON body:
 
     hipport-cache <FORMAT> <kind> <blake2b of the body, keyed>\\n{...json...}
 
+or, for a file of parts (dumps_parts: the project index), one JSON value a line, each
+with its own keyed checksum, the header listing them comma-separated.
+
 Loading it can only build plain values and the few hipport types listed in `_TYPES`
 (frozen records: a Version, a Finding, ...), by their constructors; nothing in a cache
 file can name a function to call, unlike a pickle, whose loading runs whatever the file
@@ -90,6 +93,41 @@ def loads(kind: str, data: bytes, raw: bool = False) -> Any:
         return json.loads(body) if raw else json.loads(body, object_hook=_tagged)
     except CacheMiss:
         raise
+    except Exception as exc:  # the CLI's last line of defence
+        raise CacheMiss(f"malformed: {type(exc).__name__}: {exc}") from None
+
+
+def dumps_parts(kind: str, parts: list[Any]) -> bytes:
+    """A cache file of several plain-JSON parts, one a line, each with its own checksum
+    (the header's fourth field lists them, comma-separated), so a reader that needs only
+    the first part neither parses nor hashes the rest (the project index: its names are
+    read on every run, its per-file lines only when a file's names changed)."""
+    bodies = [json.dumps(p, separators=(",", ":")).encode("ascii") for p in parts]
+    digests = ",".join(_checksum(b) for b in bodies).encode()
+    return b"%s %d %s %s\n" % (MAGIC, FORMAT, kind.encode(), digests) + b"\n".join(bodies)
+
+
+def loads_part(kind: str, data: bytes, index: int, count: int) -> Any:
+    """Part `index` (of `count`) of a file dumps_parts wrote, as plain JSON; CacheMiss for
+    anything else (another kind or format, another number of parts, a wrong checksum).
+    JSON text written with ensure_ascii holds no raw newline, so lines are parts."""
+    header, sep, body = data.partition(b"\n")
+    fields = header.split(b" ")
+    if not sep or len(fields) != 4 or fields[0] != MAGIC:
+        raise CacheMiss("not a hipport cache file")
+    if fields[1] != str(FORMAT).encode() or fields[2] != kind.encode():
+        raise CacheMiss("another format or kind")
+    digests = fields[3].split(b",")
+    if len(digests) != count:
+        raise CacheMiss("another number of parts")
+    lines = body.split(b"\n", index + 1)
+    if len(lines) <= index:
+        raise CacheMiss("a part is missing (a torn file)")
+    line = lines[index]
+    if not hmac.compare_digest(_checksum(line).encode(), digests[index]):
+        raise CacheMiss("checksum mismatch (a torn or edited file)")
+    try:
+        return json.loads(line)
     except Exception as exc:  # the CLI's last line of defence
         raise CacheMiss(f"malformed: {type(exc).__name__}: {exc}") from None
 

@@ -10,14 +10,20 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hipport.config import Config
 from hipport.runner.outcome import UNMAPPED_INCLUDE_CODE, FileOutcome
 
+if TYPE_CHECKING:
+    from hipport.cache import IndexHead
+
 
 @dataclass(frozen=True)
 class ProjectIndex:
-    names: frozenset[str]  # names the project defines anywhere
+    # names the project defines anywhere (a JoinedNames when read from the index's head:
+    # only `name in names` is asked of it)
+    names: frozenset[str] | JoinedNames
     files: frozenset[str]  # the project's files, relative to its root (posix)
 
 
@@ -37,9 +43,15 @@ def project_index(
     cache: the hook judged a macro its header defines as unknown CUDA)."""
     from hipport import cache as cache_mod
 
+    root_abs = os.path.abspath(config.root)
+    if use_cache:
+        quick = _from_head(
+            cache_mod.load_index_head(config.root), outcomes, root_abs, follow_includes
+        )
+        if quick is not None:
+            return quick
     index = cache_mod.load_index(config.root) if use_cache else {}
     changed = False
-    root_abs = os.path.abspath(config.root)
     if follow_includes:
         found = included_headers(outcomes, root_abs, set(index))
         changed = bool(found)
@@ -70,6 +82,66 @@ def project_index(
     files = set(index)
     files.update(_index_key(o.path, config.root, root_abs) for o in outcomes.values())
     return ProjectIndex(frozenset(names), frozenset(files))
+
+
+def _from_head(
+    head: IndexHead | None, outcomes: dict[str, FileOutcome], root_abs: str, follow_includes: bool
+) -> ProjectIndex | None:
+    """The index from its first part alone (hipport.cache.IndexHead: the names with how
+    many files define each, each file's names digest), when this run changes nothing in
+    it: every file of the run with a result defines what the index says it does, and a
+    named-files run includes no project header the index lacks. None otherwise: the
+    caller reads the whole index, as when the names changed."""
+    from hipport.cache import names_digest
+
+    if head is None:
+        return None
+    root = Path(root_abs)
+    keys = []
+    for outcome in outcomes.values():
+        key = _index_key(outcome.path, root, root_abs)
+        keys.append(key)
+        if outcome.handle is None:
+            continue
+        known = head.files.get(key)
+        if known is None or known != names_digest(outcome.handle.defined_names()):
+            return None
+    if follow_includes and included_headers(outcomes, root_abs, set(head.files)):
+        return None
+    files = set(head.files)
+    files.update(keys)
+    return ProjectIndex(JoinedNames(head.names), frozenset(files))
+
+
+class JoinedNames:
+    """The project's names as the index's first part keeps them (one sorted text, joined
+    by spaces), for `name in names`: the first few questions search the text (the hook's
+    one file asks about a few unknown names, if any), later ones a set built once (for
+    53,000 names splitting costs more than a few dozen searches)."""
+
+    __slots__ = ("_text", "_set", "_asked")
+    SEARCHES = 32
+
+    def __init__(self, text: str) -> None:
+        self._text = " " + text + " "
+        self._set: frozenset[str] | None = None
+        self._asked = 0
+
+    def __contains__(self, name: object) -> bool:
+        if self._set is None:
+            if self._asked < self.SEARCHES:
+                self._asked += 1
+                if not isinstance(name, str) or not name or name != "".join(name.split()):
+                    return False  # no identifier: never a name the index holds
+                return f" {name} " in self._text
+            self._set = frozenset(self._text.split())
+        return name in self._set
+
+    def __iter__(self):
+        return iter(self._text.split())
+
+    def __len__(self) -> int:
+        return len(self._text.split())
 
 
 def project_names(
