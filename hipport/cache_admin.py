@@ -67,17 +67,28 @@ def _format_dirs(directory: Path) -> list[Path]:
 
 
 def _files(top: Path) -> list[tuple[float, int, str]]:
-    """(mtime, size, path) of every regular file under `top` (symlinks not followed)."""
+    """(mtime, size, path) of every regular file under `top` (symlinks not followed). One
+    lstat per file (the directory entry's type says what it is): a trim walks the whole
+    cache, 10,000 files for a 5,000-file tree, after the run it follows."""
     out = []
-    for dirpath, _, names in os.walk(top):
-        for name in names:
-            path = os.path.join(dirpath, name)
-            try:
-                st = os.lstat(path)
-            except OSError:
-                continue
-            if os.path.isfile(path) and not os.path.islink(path):
-                out.append((st.st_mtime, st.st_size, path))
+    todo = [os.fspath(top)]
+    while todo:
+        try:
+            entries = os.scandir(todo.pop())
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        todo.append(entry.path)
+                        continue
+                    if not entry.is_file(follow_symlinks=False):
+                        continue  # a symlink, a FIFO: never the cache's
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                out.append((st.st_mtime, st.st_size, entry.path))
     return out
 
 

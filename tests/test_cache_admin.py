@@ -77,6 +77,25 @@ def test_trim_removes_least_recently_used_first(tmp_path: Path) -> None:
     assert clean(tmp_path).files == 5
 
 
+def test_the_walk_counts_regular_files_only_and_follows_no_link(tmp_path: Path) -> None:
+    """A symlink (to a file or a directory outside the cache) and a FIFO in the cache are
+    neither counted nor removed; files in nested directories are."""
+    cache, outside = tmp_path / "cache", tmp_path / "outside"
+    deep = cache / f"v{FORMAT}" / "results" / "ab"
+    deep.mkdir(parents=True)
+    outside.mkdir()
+    (outside / "keep.txt").write_bytes(b"k" * 500_000)
+    (deep / "e.json").write_bytes(b"e" * 1000)
+    (cache / f"v{FORMAT}" / "top.json").write_bytes(b"t" * 10)
+    os.symlink(outside / "keep.txt", deep / "link.json")
+    os.symlink(outside, cache / f"v{FORMAT}" / "linked-dir")
+    os.mkfifo(deep / "fifo.json")
+    assert (usage(cache).files, usage(cache).bytes) == (2, 1010)
+    assert trim(cache, 1, f"v{FORMAT}").files == 2
+    assert (outside / "keep.txt").stat().st_size == 500_000
+    assert (deep / "link.json").is_symlink() and (deep / "fifo.json").exists()
+
+
 @pytest.mark.slow
 def test_a_run_keeps_the_cache_under_its_cap(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
