@@ -18,7 +18,7 @@ import re
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
-from itertools import accumulate, compress, count
+from itertools import accumulate, compress, count, repeat
 from operator import methodcaller, sub
 from typing import NamedTuple, overload
 
@@ -142,6 +142,14 @@ class Tokens(Sequence[Token]):
         starts = self.line_starts
         line = bisect_right(starts, offset)
         return line, offset - starts[line - 1] + 1
+
+    def positions_of(self, offsets: Sequence[int]) -> tuple[list[int], list[int]]:
+        """`position` of each of `offsets`, as two lists (the lines, the columns), made
+        at C speed: no Python step per offset."""
+        starts = self.line_starts
+        lines = list(map(bisect_right, repeat(starts), offsets))
+        line_starts = map(starts.__getitem__, map((-1).__add__, lines))
+        return lines, list(map(sub, map((1).__add__, offsets), line_starts))
 
     def code(self) -> CodeTokens:
         """The code tokens (comments dropped), made once."""

@@ -129,6 +129,48 @@ def test_a_lone_cr_counts_the_same_for_tokens_and_findings() -> None:
     assert (finding.location.line, finding.location.column) == (3, 12)
 
 
+def test_positions_of_is_position_of_each_offset() -> None:
+    """The batched lookup gives what `position` gives, offset by offset, whatever the line
+    ends (\n, \r\n, a lone \r, \n\r) and for offsets at a line's start and end."""
+    source = b"int a;\r\nint b;\rint c;\n\rint d;\n\nint e;"
+    toks = lex(source)
+    offsets = list(range(len(source) + 1))
+    lines, columns = toks.positions_of(offsets)
+    assert list(zip(lines, columns, strict=True)) == [toks.position(o) for o in offsets]
+    assert toks.positions_of([]) == ([], [])
+
+
+def test_token_locations_in_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Context.token_locations, in batches smaller than the tokens, gives each token's
+    location as the lexer numbers it (a lone \r and \r\n among the line ends)."""
+    import hipport.rules.context as context
+    from hipport.engine import translate_source
+    from hipport.target import Target
+
+    monkeypatch.setattr(context, "_BATCH", 3)
+    names = [f"cudaNoSuch{i}" for i in range(8)]
+    source = (
+        b"void f() {\r"
+        + b"".join(
+            f"  {n}();{end}".encode() for n, end in zip(names, ["\n", "\r\n"] * 4, strict=True)
+        )
+        + b"}\n"
+    )
+    want = {
+        t.text: (t.line, t.column, t.column + len(t.text)) for t in lex(source) if t.text in names
+    }
+    result = translate_source(source, "a.cu", Target())
+    got = {
+        f.api: (f.location.line, f.location.column, f.location.end_column)
+        for f in result.findings
+        if f.code == "HIP004"
+    }
+    assert got == want and len(got) == 8
+    assert [u.location for u in result.uses if u.api in names] == [
+        f.location for f in result.findings if f.code == "HIP004"
+    ]
+
+
 # --- the fast path (CXToken.int_data) gives the documented path's tokens exactly --------
 
 _EDGE_CASES = [

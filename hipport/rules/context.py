@@ -4,7 +4,7 @@ returns (RuleResult: its edits, findings and API uses, as a value) and the Rule 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 # Up to this many names, Context.where scans the texts once per name (list.index, a few
 # ns a token) rather than testing every token against the set (tens of ns a token).
 _FEW_NAMES = 4
+# Context.token_locations looks up this many tokens' lines at a time (the offsets, lines
+# and columns of a batch are made as lists: a few of 8,192 ints, not of the whole file's).
+_BATCH = 8192
 
 
 @dataclass
@@ -145,6 +148,19 @@ class Context:
         end_line, end_col = position(end)
         return Location(self.path, line, col, end_line, end_col)
 
+    def token_locations(self, indices: Sequence[int]) -> list[Location]:
+        """`token_location(i)` of each of `indices`, the lines and columns looked up a
+        batch at a time (Tokens.positions_of): no Python step of this module per token."""
+        toks, path = self.tokens, self.path
+        starts, ends, positions_of = toks.starts, toks.ends, toks.positions_of
+        out: list[Location] = []
+        for at in range(0, len(indices), _BATCH):
+            batch = indices[at : at + _BATCH]
+            lines, columns = positions_of(list(map(starts.__getitem__, batch)))
+            end_lines, end_columns = positions_of(list(map(ends.__getitem__, batch)))
+            out += map(Location, repeat(path), lines, columns, end_lines, end_columns)
+        return out
+
     def token_location(self, i: int) -> Location:
         """The Location of token i (no Token is made)."""
         toks = self.tokens
@@ -161,9 +177,20 @@ class Context:
     ) -> Finding:
         """A Finding with the registered default severity of `code`, at `location` if the
         caller has it already (it must be location(start, end)), else at start..end."""
-        severity = RULES[code].severity if code in RULES else Severity.WARNING
         where = location if location is not None else self.location(start, end)
-        return Finding(code, severity, message, where, **fields)  # type: ignore[arg-type]
+        return Finding(code, _severity(code), message, where, **fields)  # type: ignore[arg-type]
+
+    def findings(
+        self,
+        code: str,
+        messages: Iterable[str],
+        locations: Iterable[Location],
+        apis: Iterable[str | None],
+    ) -> list[Finding]:
+        """`finding(code, ..., message, location, api=api)` of each message, location and
+        api taken together, made without a Python step of this module per finding."""
+        severity = _severity(code)
+        return list(map(Finding, repeat(code), repeat(severity), messages, locations, apis))
 
     def use(self, tok: Token, res: Resolution, new_name: str | None = None) -> Use:
         """The record of one occurrence of a CUDA identifier, for statistics."""
@@ -174,6 +201,11 @@ class Context:
     def edit(self, start: int, end: int, new: bytes | str, rule: str) -> Edit:
         data = new.encode("utf-8", "surrogateescape") if isinstance(new, str) else new
         return Edit(start, end, data, rule, self.source[start:end])
+
+
+def _severity(code: str) -> Severity:
+    """The registered default severity of `code` (WARNING for a code not registered)."""
+    return RULES[code].severity if code in RULES else Severity.WARNING
 
 
 @dataclass(frozen=True)

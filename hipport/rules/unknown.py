@@ -7,13 +7,16 @@ hipcc does not compile is skipped."""
 from __future__ import annotations
 
 import re
+from collections.abc import Container
+from itertools import repeat
 
 from hipport.catalogue import UNKNOWN
-from hipport.findings import Finding, Use
+from hipport.findings import Use
 from hipport.rules.context import Context, RuleResult, Triggers
 from hipport.rules.names import PRESERVE
 from hipport.rules.tokens import is_member_or_qualified
-from hipport.tables import Resolution, Status
+from hipport.tables import Status
+from hipport.tokens import COMMENT
 
 LOOKS_CUDA = re.compile(
     r"(?:cuda[A-Z_]\w*|cu[A-Z]\w*|CU_\w+|CUDA_\w+|CUDART_\w+|cublas\w*|CUBLAS_\w+|"
@@ -29,8 +32,6 @@ LOOKS_CUDA = re.compile(
 # candidates are only looked up among the identifier tokens)
 _LOOKS_CUDA_LINES = re.compile(f"(?m)^(?:{LOOKS_CUDA.pattern.removesuffix(chr(92) + 'Z')})$")
 
-_UNKNOWN = Resolution("", Status.UNKNOWN)
-
 
 class UnknownRule:
     name = "unknown"
@@ -42,64 +43,91 @@ class UnknownRule:
     triggers = Triggers(texts=(b"cu", b"CU", b"nv", b"NV", b"_sync"))
 
     def run(self, ctx: Context) -> RuleResult:
-        findings: list[Finding] = []
-        uses: list[Use] = []
-        opts = ctx.options
-        # the sets are looked in, not joined per file: the project's names can be many
-        known = (ctx.defined, opts.project_names, ctx.user_declared)
         # the file's distinct names that look like CUDA (one regex pass over them all),
         # then the tests that depend on the name only, once per name
+        # (each whole, so a LOOKS_CUDA match: the test is not made again per name)
         looks = _LOOKS_CUDA_LINES.findall("\n".join(ctx.identifiers))
-        candidates = {name for name in looks if _may_report(ctx, name, known)}
+        candidates = _reportable(ctx, set(looks))
         if not candidates:
             return RuleResult()
         toks = ctx.tokens
-        texts, starts, ends = toks.texts, toks.starts, toks.ends
+        texts, kinds = toks.texts, toks.kinds
         directive_at = ctx.directive_at
         dead = None
+        dead_at = None  # Branches.is_dead, once read (None: no arm is dead)
+        found: list[int] = []
         for i in ctx.where(candidates):
             d = directive_at.get(i)
             if d is not None and d.name == "include":
                 continue
-            if is_member_or_qualified(toks, i, directive_at):
+            # is_member_or_qualified, without the call when the token before is code and
+            # no `.`, `->` or `::` (then it is neither): the common case
+            p = i - 1
+            if (p < 0 or kinds[p] == COMMENT or texts[p] in _QUALIFIERS) and (
+                is_member_or_qualified(toks, i, directive_at)
+            ):
                 continue
             if dead is None:
                 dead = ctx.branches
-            if dead.is_dead(starts[i]):
+                dead_at = dead.is_dead if dead.dead else None
+            if dead_at is not None and dead_at(toks.starts[i]):
                 continue  # in an #if arm hipcc does not compile
-            name = texts[i]
-            # ctx.use(token, Resolution(name, Status.UNKNOWN)), without making the token
-            loc = ctx.token_location(i)
-            uses.append(Use(name, None, Status.UNKNOWN, loc))
-            findings.append(
-                ctx.finding(
-                    UNKNOWN.code,
-                    starts[i],
-                    ends[i],
-                    f"{name} looks like CUDA but is not in hipport's tables",
-                    loc,
-                    api=name,
-                )
-            )
+            found.append(i)
+        if not found:
+            return RuleResult()
+        # ctx.use(token, Resolution(name, Status.UNKNOWN)) and ctx.finding(...) of each,
+        # made for all at once: no Token, one location lookup for the lot
+        names = list(map(texts.__getitem__, found))
+        locations = ctx.token_locations(found)
+        uses = list(map(Use, names, repeat(None), repeat(Status.UNKNOWN), locations))
+        messages = map(_MESSAGE.format, names)
+        findings = ctx.findings(UNKNOWN.code, messages, locations, names)
         return RuleResult(findings=findings, uses=uses)
 
 
-def _may_report(ctx: Context, name: str, known: tuple[frozenset[str], ...]) -> bool:
-    """Looks like CUDA, is in no table and is not the project's own (wherever it is)."""
-    if name.endswith(("_h__", "_H__")):
-        return False  # a header's include guard (mappings/include_guards.tsv), not API
-    tables, opts = ctx.tables, ctx.options
-    if not LOOKS_CUDA.match(name) or name in tables.by_cuda or tables.is_hip_name(name):
-        return False
-    return not (
-        any(name in names for names in known)
-        or name in opts.user_renames
-        or name in opts.disabled_mappings
-        or name in PRESERVE
-        or name in ctx.mappings.include_guards.known
+_MESSAGE = "{} looks like CUDA but is not in hipport's tables"
+# the tokens before a name that may make it a member or qualified (is_member_or_qualified)
+_QUALIFIERS = frozenset({".", "->", "::"})
+
+
+def _reportable(ctx: Context, names: set[str]) -> set[str]:
+    """Those of `names` (each a match of LOOKS_CUDA; the set is emptied of the rest, in
+    place where it can be) in no table and not the project's own (wherever it is), tested
+    a set at a time: each lookup walks the smaller side."""
+    # a header's include guard (mappings/include_guards.tsv), not API
+    names.difference_update([name for name in names if name.endswith(("_h__", "_H__"))])
+    tables, opts, mappings = ctx.tables, ctx.options, ctx.mappings
+    for known in (
+        tables.by_cuda,
+        tables.by_hip,  # tables.is_hip_name: a HIP/ROC name of the tables or a hipExt API
+        tables.hipext,
+        # the sets are looked in, not joined per file: the project's names can be many
+        ctx.defined,
+        opts.project_names,
+        ctx.user_declared,
+        opts.user_renames,
+        opts.disabled_mappings,
+        PRESERVE,
+        mappings.include_guards.known,
         # reported by the gate with its evidence (HIP112, HIP113)
-        or name in ctx.mappings.gate.facts
-    )
+        mappings.gate.facts,
+    ):
+        if not names:
+            break
+        names = _without(names, known)
+    return names
+
+
+def _without(names: set[str], known: Container[str]) -> set[str]:
+    """`names` less those in `known`: for a set or a dict, `names` itself with the
+    known ones removed when `known` is the smaller (a file of many names: no copy of
+    them), else a new set of the names not known (each looked up)."""
+    if type(known) is dict or isinstance(known, set | frozenset):
+        if len(known) < len(names):
+            names.difference_update(known)
+            return names
+        return names.difference(known)
+    return {name for name in names if name not in known}
 
 
 RULE = UnknownRule()
