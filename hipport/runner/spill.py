@@ -53,6 +53,8 @@ def pack(result: TranslationResult) -> Packed:
     changed = result.changed
     out_digest = content_hash(result.output) if changed else digest
     with collector_paused():  # plain data: the heap need not be walked while it is made
+        # the summary first: what it counts is let go before the columns are made
+        info = file_info(result, digest, out_digest)
         fields = (
             result.path,
             wire.to_columns(result.edits, Edit),
@@ -62,7 +64,7 @@ def pack(result: TranslationResult) -> Packed:
             (result.skipped_dead, result.dead_macros),
         )
         rest = pickle.dumps(fields, pickle.HIGHEST_PROTOCOL)
-        info = file_info(result, digest, out_digest)
+        del fields
     return Packed(info, result.source, result.output if changed else None, rest)
 
 
