@@ -872,3 +872,23 @@ def test_u_column_listing_releases(tables):
     for cuda, holds in (("11.2", True), ("11.4", False), ("11.8", False), ("12.0", True)):
         res = resolve(tables, "cuGetProcAddress", Target(cuda=cuda))
         assert (res.cuda_mismatch is None) == holds, cuda
+
+
+@pytest.mark.parametrize("roc, experimental", [(False, False), (True, True)])
+def test_row_status_is_the_status_of_the_whole_resolution(tables, roc, experimental):
+    """The coverage asks each used API's status for every release through row_status,
+    not a whole Resolution: for every row of the tables, at the oldest, a middle and the
+    newest release the tables name, with and without --roc and --experimental, the status
+    is the one resolve_row gives."""
+    from hipport.report.model import known_releases
+    from hipport.tables.lookup import resolve_row, row_status
+
+    releases = known_releases(tables, Target(roc=roc))
+    statuses = set()
+    for release in (releases[0], releases[len(releases) // 2], releases[-1]):
+        target = Target(rocm=release, roc=roc, experimental=experimental)
+        for row in tables.rows:
+            status = row_status(tables, row, target)
+            assert status is resolve_row(tables, row, target).status, (row.cuda, release)
+            statuses.add(status)
+    assert {Status.MAPPED, Status.UNSUPPORTED, Status.NEEDS_NEWER_ROCM} <= statuses

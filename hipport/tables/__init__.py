@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hipport.tables.lookup import Resolution, Status, resolve, unlisted_status
+from hipport.tables.lookup import Resolution, Status, resolve, row_status, unlisted_status
 from hipport.tables.model import FAMILIES, HipExt, IncludeMapping, Mapping, Tables
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "Tables",
     "load_tables",
     "resolve",
+    "row_status",
     "unlisted_status",
 ]
 

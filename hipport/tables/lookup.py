@@ -223,21 +223,43 @@ def resolve_row(tables: Tables, mapping: Mapping, target: Target) -> Resolution:
         if not _holds_for_cuda(mapping.cuda_unsupported, cuda):
             common["cuda_mismatch"] = cuda
             common["cuda_assumed"] = target.cuda is None
-    if not counterpart:
-        status = Status.UNSUPPORTED
-    elif common["removed_hip"]:
-        status = Status.REMOVED_HIP
-    elif added and added > rocm:
-        status = Status.NEEDS_NEWER_ROCM
+    status = _status(counterpart, common["removed_hip"], added, experimental, rocm, target)
+    if status is Status.NEEDS_NEWER_ROCM:
         landscape = tables.landscape
         common["preview_only"] = (
             landscape.line_of(added) == "preview" and landscape.line_of(rocm) == "production"
         )
-    elif experimental and not target.experimental:
-        status = Status.EXPERIMENTAL
-    else:
-        status = Status.MAPPED
     return Resolution(name, status, **common)  # type: ignore[arg-type]
+
+
+def _status(
+    counterpart: str | None,
+    removed: Version | None,
+    added: Version | None,
+    experimental: bool,
+    rocm: Version,
+    target: Target,
+) -> Status:
+    """A row's status for `target` (at `rocm`) from its counterpart and the releases that
+    added and removed it (`removed`: only when `rocm` has reached it)."""
+    if not counterpart:
+        return Status.UNSUPPORTED
+    if removed:
+        return Status.REMOVED_HIP
+    if added and added > rocm:
+        return Status.NEEDS_NEWER_ROCM
+    if experimental and not target.experimental:
+        return Status.EXPERIMENTAL
+    return Status.MAPPED
+
+
+def row_status(tables: Tables, mapping: Mapping, target: Target) -> Status:
+    """`resolve_row(tables, mapping, target).status` without the rest of the Resolution
+    (the coverage asks it of every used API for every release)."""
+    rocm = target.rocm or tables.newest_rocm
+    mapping = in_force(tables, mapping, rocm)
+    counterpart, _, (added, _, removed, experimental) = _side(mapping, target)
+    return _status(counterpart, _reached(removed, rocm), added, experimental, rocm, target)
 
 
 def _condition(tables: Tables, macro: str | None, rocm: Version) -> str | None:
