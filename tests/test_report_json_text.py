@@ -20,6 +20,29 @@ def test_the_text_is_json_dumps_with_a_newline() -> None:
         )
 
 
+def test_lists_of_names_are_json_dumps_too() -> None:
+    """A list of strings only is joined at once (the blocking APIs: 300,000 names), in
+    pieces of CHUNK names; nested, at the top, with escapes, one item, a str subclass
+    (not a plain str: the item-by-item path) and a tuple."""
+    from hipport.report.jsontext import CHUNK
+
+    class Name(str):
+        pass
+
+    names = [f'cuda\u00e9"{i}\\\n' for i in range(2 * CHUNK + 3)]
+    values = [
+        names,
+        {"rocm": {"blocking_apis": names, "one": ["x"], "mixed": ["a", 1, None]}},
+        [Name("n"), "m"],
+        {"t": ("a", "b")},
+        [[], ["a"], [["b"]]],
+    ]
+    for value in values:
+        for indent in (2, 3):
+            text = json.dumps(value, indent=indent, ensure_ascii=False) + "\n"
+            assert json_text(value, indent) == text
+
+
 def test_an_empty_list_is_one_piece() -> None:
     assert json_text([]) == "[]\n"
 
