@@ -96,3 +96,28 @@ def test_long_rows_come_in_pieces_never_the_whole_text() -> None:
         "".join(pieces)
         == json.dumps(_expanded({"findings": rows, "total": 40_000}), indent=2) + "\n"
     )
+
+
+def test_a_row_with_str_subclasses_is_written_as_json_dumps_writes_it() -> None:
+    """A file's row holds its status as a StrEnum member (FileStatus): the row's text is
+    made in one call, as json.dumps writes it (the member's text), not by the dict
+    writer; a bool still goes to the dict writer (json writes true, not 1)."""
+    from enum import StrEnum
+
+    from hipport.report.jsontext import flat_text
+
+    class Kind(StrEnum):
+        CHANGED = "changed"
+
+    class Odd(str):
+        def __str__(self) -> str:
+            return "not this"
+
+    row = {"path": "a/b.cu", "status": Kind.CHANGED, "who": Odd('x"y'), "n": 3, "e": None}
+    for indent in ("  ", "    "):
+        text = flat_text(row, "\n" + indent, indent)
+        assert text is not None
+        assert text == json.dumps(row, indent=len(indent), ensure_ascii=False).replace(
+            "\n", "\n" + indent
+        )
+    assert flat_text({"flag": True}, "\n  ", "  ") is None

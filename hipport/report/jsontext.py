@@ -216,9 +216,10 @@ class _Indented:
 
 
 def scalar(value: Any) -> str:
-    """A string, an int (not a bool) or None as JSON; NotPlain for anything else."""
+    """A string (a str subclass too, such as a StrEnum member: json writes its text), an
+    int (not a bool) or None as JSON; NotPlain for anything else."""
     kind = type(value)
-    if kind is str:
+    if kind is str or isinstance(value, str):
         return encode_string(value)
     if value is None:
         return "null"
