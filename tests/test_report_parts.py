@@ -132,3 +132,33 @@ def test_a_part_is_plain_json_that_gives_back_the_results_findings_and_uses():
     for damaged in (["HIP001"], [*fields[1][0][:1], "fatal", *fields[1][0][2:]]):
         with pytest.raises(TypeError):
             make_part(source, [fields[0], [damaged], *fields[2:]])
+
+
+def test_a_use_row_of_the_wrong_shape_is_a_miss():
+    """Each field of a use kind's row checked: a row a hand-edited or older part holds with
+    another type, an unknown status or a ragged list of places is a miss (TypeError); the
+    row part_fields writes gives its UseCount, places in threes."""
+    from hipport.runner.report_part import _use_count
+    from hipport.tables import Status
+    from hipport.target import Version
+
+    good = ["cudaMalloc", "runtime", "unsupported", None, "6.2.0", 2, [0, 3, 4, 1, 5, 6]]
+    use = _use_count(good)
+    assert (use.api, use.family, use.status, use.new_name, use.count) == (
+        "cudaMalloc", "runtime", Status.UNSUPPORTED, None, 2,
+    )  # fmt: skip
+    assert use.min_rocm == Version.parse("6.2.0") and use.places == ((0, 3, 4), (1, 5, 6))
+    assert _use_count([*good[:6], []]).places == ()
+    damaged = {
+        0: 7, 1: 3, 2: "no such status", 3: ["x"], 4: 6.2, 5: -1, 6: [0, 3],
+    }  # fmt: skip
+    for index, value in damaged.items():
+        row = list(good)
+        row[index] = value
+        with pytest.raises(TypeError):
+            _use_count(row)
+    for flat in ([0, 3, "4"], [0, 3, True], "0 3 4"):
+        with pytest.raises(TypeError):
+            _use_count([*good[:6], flat])
+    with pytest.raises(TypeError):
+        _use_count([*good[:5], True, []])  # a bool is no count
