@@ -1,9 +1,10 @@
 """A file's result reads the same through each kind of handle the run may give it
 (hipport.runner.outcome.ResultHandle): held in memory (--no-cache, results kept), left in
 the cache (a warm run that streams its results) or spilled to the run's temporary file
-(--no-cache, streamed). Three real runs over the test corpus, plus files that reach the
-project-wide filters (a name a header defines, a per-path-ignore); every answer of every
-handle, and the output trees written from each run, are compared."""
+(--no-cache, streamed: its part read without the edits and uses). Three real runs over
+the test corpus, plus files that reach the project-wide filters (a name a header defines,
+a per-path-ignore); every answer of every handle, and the output trees written from each
+run, are compared."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ EXTRA = {
         '#include <cuda_runtime.h>\n#include "helper.h"\n'
         "void k(){ cudaMyHelper(); cudaMyOther(); cudaThreadSynchronize(); }\n"
     ),
+    # each use a kind of its own (a spilled part counts these without grouping)
+    "extra/unknown_only.cu": "void u(){ cudaNoSuchA(); cudaNoSuchB(2); }\n",
     "legacy/old.cu": (
         "#include <cuda_runtime.h>\nvoid o(){ cudaThreadSynchronize(); cudaNotThere(); }\n"
     ),

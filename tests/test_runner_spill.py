@@ -63,3 +63,43 @@ def test_records_by_columns_are_made_again_as_they_were() -> None:
     result = translate_source(SOURCE, "a.cu", Target())
     for records, cls in ((result.findings, Finding), (result.uses, Use), ([], Edit)):
         assert wire.from_columns(wire.to_columns(records, cls), cls) == records
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        SOURCE,  # mapped and unknown uses: grouped by kind
+        b"void u() { cudaNoSuchA(); cudaNoSuchB(1); cudaNoSuchC(); }\n",  # each its own kind
+        b"void u() { cudaNoSuchA(); cudaNoSuchB(); cudaNoSuchA(); }\n",  # a kind used twice
+        b"int x;\n",  # no use
+    ],
+)
+def test_a_spilled_part_is_the_cached_part(source: bytes) -> None:
+    """What the report reads of a spilled result (its part: nothing of the edits) is what
+    it reads of a cached one (report_part.part_fields through JSON, then make_part)."""
+    import json
+
+    from hipport.runner.report_part import make_part, part_fields
+
+    result = translate_source(source, "a.cu", Target())
+    cached = make_part(source, json.loads(json.dumps(part_fields(result))))
+    for spill in (Spill(), _memory_spill()):
+        part = spill.keep(pack(result)).part()
+        assert list(part.uses) == list(part.uses) == list(cached.uses)
+        assert (part.path, part.source, part.findings) == (
+            cached.path,
+            cached.source,
+            cached.findings,
+        )
+        assert (part.bytes_changed, part.lines_changed) == (
+            cached.bytes_changed,
+            cached.lines_changed,
+        )
+        assert (part.skipped_dead, part.dead_macros) == (cached.skipped_dead, cached.dead_macros)
+
+
+def _memory_spill() -> Spill:
+    """A Spill whose temporary file could not be written: it keeps the bytes."""
+    spill = Spill()
+    spill._failed = True
+    return spill

@@ -1,11 +1,13 @@
 """A run's results kept out of memory when there is no cache to keep them (`--no-cache`).
 
 A worker of such a run sends each result packed (`Packed`: its summary, the source and
-output bytes, and the rest of the result pickled), so the parent builds no Finding, Use or
-Edit object for it; the parent appends the bytes to one unlinked temporary file and keeps
-only the summary and where the bytes are. The outcome then is a lazy one, as a cached
-file's (hipport.runner.cached.lazy_outcome): the report loads each result when it comes to
-it, and writing an output reads only its bytes. So the parent's memory does not grow with
+output bytes, the report's part of it and the rest of the result, each pickled), so the
+parent builds no Finding, Use or Edit object for it; the parent appends the bytes to one
+unlinked temporary file and keeps only the summary and where the bytes are. The outcome
+then is a lazy one, as a cached file's (hipport.runner.cached.lazy_outcome): the report
+reads each file's part when it comes to it (its findings, and its uses counted by kind:
+hipport.runner.report_part), writing an output reads only its bytes, and only a reader of
+the whole result unpickles the edits and uses. So the parent's memory does not grow with
 the tree, and a run that needs only outputs and counts (`translate -o`) never unpickles
 the findings. If the temporary file cannot be written, the bytes stay in memory.
 """
@@ -15,7 +17,9 @@ from __future__ import annotations
 import os
 import pickle
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import accumulate, repeat
 
 import hipport.runner.wire as wire
 from hipport.collector import collector_paused
@@ -31,23 +35,51 @@ from hipport.runner.outcome import (
     file_info,
     set_dead,
 )
+from hipport.runner.report_part import ReportPart, UseCount
+from hipport.tables import Status
 
 
 @dataclass(frozen=True, slots=True)
 class Packed:
-    """One result as a worker sends it: `rest` is the pickle of (path, edits, findings,
-    uses, defined_names, (skipped_dead, dead_macros)), the records by columns
-    (wire.to_columns); `output` is None when it equals the source."""
+    """One result as a worker sends it: `part` is the pickle of what the report reads
+    (`pack`), `rest` that of the rest (the edits, the uses' other fields,
+    defined_names), the records by columns (wire.to_columns); `output` is None when it
+    equals the source."""
 
     info: FileInfo
     source: bytes
     output: bytes | None
     rest: bytes
+    part: bytes
+
+
+# The columns of wire.to_columns(uses, Use) (api, family, status, location, new_name,
+# min_rocm, start, end; a location's: path, line, column, end_line, end_column) the report
+# reads, kept in the part (api, family, status, line, column, new_name, min_rocm), and the
+# others, in the rest (path, end_line, end_column, start, end).
+def _split_uses(columns: list) -> tuple[list, list]:
+    api, family, status, (path, line, column, end_line, end_column), *more = columns
+    new_name, min_rocm, start, end = more
+    return [api, family, status, line, column, new_name, min_rocm], [
+        path,
+        end_line,
+        end_column,
+        start,
+        end,
+    ]
+
+
+def _joined_uses(part: list, rest: list) -> list:
+    api, family, status, line, column, new_name, min_rocm = part
+    path, end_line, end_column, start, end = rest
+    location = [path, line, column, end_line, end_column]
+    return [api, family, status, location, new_name, min_rocm, start, end]
 
 
 def pack(result: TranslationResult) -> Packed:
     """A result without error, packed (in the worker)."""
     from hipport.cache import content_hash
+    from hipport.report.model import edited_bytes, lines_touched
 
     digest = content_hash(result.source)
     changed = result.changed
@@ -55,17 +87,25 @@ def pack(result: TranslationResult) -> Packed:
     with collector_paused():  # plain data: the heap need not be walked while it is made
         # the summary first: what it counts is let go before the columns are made
         info = file_info(result, digest, out_digest)
-        fields = (
-            result.path,
-            wire.to_columns(result.edits, Edit),
-            wire.to_columns(result.findings, Finding),
-            wire.to_columns(result.uses, Use),
-            result.defined_names,
-            (result.skipped_dead, result.dead_macros),
+        uses, other = _split_uses(wire.to_columns(result.uses, Use))
+        part = _dumps(
+            (
+                result.path,
+                wire.to_columns(result.findings, Finding),
+                uses,
+                edited_bytes(result.edits),
+                lines_touched(result.source, result.edits),
+                result.skipped_dead,
+                result.dead_macros,
+            )
         )
-        rest = pickle.dumps(fields, pickle.HIGHEST_PROTOCOL)
-        del fields
-    return Packed(info, result.source, result.output if changed else None, rest)
+        del uses
+        rest = _dumps((wire.to_columns(result.edits, Edit), other, result.defined_names))
+    return Packed(info, result.source, result.output if changed else None, rest, part)
+
+
+def _dumps(fields: tuple) -> bytes:
+    return pickle.dumps(fields, pickle.HIGHEST_PROTOCOL)
 
 
 def spilled_outcome(
@@ -77,7 +117,7 @@ def spilled_outcome(
         relpath,
         kind,
         FileStatus.CHANGED if info.changed else FileStatus.UNCHANGED,
-        Stored(info, spilled.load, spilled.output),
+        Stored(info, spilled.load, spilled.output, spilled.part),
         None,
         out_relpath,
         False,
@@ -94,7 +134,7 @@ class Spill:
 
     def keep(self, packed: Packed) -> SpilledResult:
         """Where `packed`'s bytes now are (the file, or memory when it cannot be written)."""
-        parts = (packed.source, packed.output or b"", packed.rest)
+        parts = (packed.source, packed.output or b"", packed.rest, packed.part)
         at = self._append(b"".join(parts))
         if at is None:
             return SpilledResult(self, -1, parts, packed.output is not None)
@@ -128,7 +168,7 @@ class Spill:
 
 @dataclass(frozen=True, slots=True)
 class SpilledResult:
-    """One result in a Spill: at offset `at` the source, output and rest bytes, of
+    """One result in a Spill: at offset `at` the source, output, rest and part bytes, of
     `parts` lengths (or, at -1, the bytes themselves in `parts`)."""
 
     spill: Spill
@@ -136,29 +176,80 @@ class SpilledResult:
     parts: tuple
     changed: bool
 
-    def _bytes(self) -> tuple[bytes, bytes, bytes]:
+    def _piece(self, index: int) -> bytes:
         if self.at < 0:
-            return self.parts
-        record = self.spill.read(self.at, sum(self.parts))
-        source_end = self.parts[0]
-        output_end = source_end + self.parts[1]
-        return record[:source_end], record[source_end:output_end], record[output_end:]
+            return self.parts[index]
+        return self.spill.read(self.at + sum(self.parts[:index]), self.parts[index])
 
     def output(self) -> bytes:
         """The output bytes alone (what writing it needs), nothing unpickled."""
-        if self.at < 0:
-            return self.parts[1] if self.changed else self.parts[0]
-        index = 1 if self.changed else 0
-        return self.spill.read(self.at + sum(self.parts[:index]), self.parts[index])
+        return self._piece(1 if self.changed else 0)
+
+    def part(self) -> ReportPart:
+        """What the report reads (hipport.runner.report_part): the source and the part,
+        the findings made again, the uses counted by kind when they are read (UseKinds);
+        the edits are not unpickled."""
+        source, fields = self._piece(0), self._piece(3)
+        with collector_paused():  # a large result: plain data, no cycles
+            path, findings, uses, changed_bytes, changed_lines, skipped, macros = pickle.loads(
+                fields
+            )
+            findings = wire.from_columns(findings, Finding)
+        kinds = UseKinds(uses)
+        return ReportPart(
+            path, source, findings, kinds, changed_bytes, changed_lines, skipped, tuple(macros)
+        )
 
     def load(self) -> TranslationResult:
-        source, output, rest = self._bytes()
+        if self.at < 0:
+            source, output, rest, part = self.parts
+        else:
+            record = self.spill.read(self.at, sum(self.parts))
+            ends = list(accumulate(self.parts))
+            source, output, rest, part = (
+                record[start:end] for start, end in zip([0, *ends], ends, strict=False)
+            )
         with collector_paused():  # a large result: plain data, no cycles
-            path, edits, findings, uses, defined, *more = pickle.loads(rest)
+            edits, other, defined = pickle.loads(rest)
+            path, findings, uses, _, _, skipped, macros = pickle.loads(part)
             edits = wire.from_columns(edits, Edit)
             findings = wire.from_columns(findings, Finding)
-            uses = wire.from_columns(uses, Use)
+            uses = wire.from_columns(_joined_uses(uses, other), Use)
         output = output if self.changed else source
         result = TranslationResult(path, source, output, edits, findings, uses, defined)
-        set_dead(result, more)
+        set_dead(result, [(skipped, macros)])
         return result
+
+
+class UseKinds:
+    """A file's uses as a ReportPart holds them (UseCount: each kind once, in the order
+    of its first use, with how many and where those not mapped are), made from the uses'
+    columns each time they are read: a file of 300,000 kinds keeps seven lists, not
+    300,000 records and their places."""
+
+    __slots__ = ("columns",)
+
+    def __init__(self, columns: list) -> None:
+        # api, family, status, line, column, new_name, min_rocm (_split_uses)
+        self.columns = columns
+
+    def __iter__(self) -> Iterator[UseCount]:
+        api, family, status, line, column, new_name, min_rocm = self.columns
+        mapped = Status.MAPPED
+        n = len(api)
+        if len(set(api)) == n and mapped not in status:
+            # each use a kind of its own, not mapped (distinct unknown names): no
+            # grouping, the records made at C speed
+            places = zip(zip(range(n), line, column, strict=True), strict=True)
+            yield from map(UseCount, api, family, status, new_name, min_rocm, repeat(1), places)
+            return
+        kinds: dict[tuple, list] = {}
+        for i, key in enumerate(zip(api, family, status, new_name, min_rocm, strict=True)):
+            row = kinds.get(key)
+            if row is None:
+                row = kinds[key] = [0, []]
+            row[0] += 1
+            if key[2] is not mapped:
+                row[1].append((i, line[i], column[i]))
+        for (a, f, s, new, rocm), (count, places) in kinds.items():
+            yield UseCount(a, f, s, new, rocm, count, tuple(places))
