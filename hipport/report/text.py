@@ -191,6 +191,12 @@ class _Printer:
         """Printable ASCII lines are written as they are: rich would write each so and a
         newline (nothing to strip, no tab to expand, no wide character, no wrap: soft
         wrap); any other line goes through rich, in runs, so the order holds."""
+        batch = "".join(self.pending)
+        if batch.isascii() and batch.isprintable():  # every line plain: the usual batch
+            if self.pending:
+                self.console.file.write("\n".join(self.pending) + "\n")
+            self.pending = []
+            return
         odd: list[str] = []
         plain: list[str] = []
         for line in self.pending:
