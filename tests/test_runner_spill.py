@@ -10,7 +10,7 @@ import pytest
 
 from hipport.edits import Edit
 from hipport.engine import translate_source
-from hipport.findings import Finding, Location, Use
+from hipport.findings import Finding, Location, Severity, Use
 from hipport.runner import wire
 from hipport.runner.spill import Spill, pack
 from hipport.target import Target
@@ -103,3 +103,21 @@ def _memory_spill() -> Spill:
     spill = Spill()
     spill._failed = True
     return spill
+
+
+def test_a_field_of_one_object_throughout_is_kept_once() -> None:
+    """A column whose every record holds the same object is (object, count); equal but
+    distinct objects (each finding's own `extra` dict) stay a list, and come back
+    distinct: a report that writes into one finding's extra touches no other."""
+    loc = Location("a.cu", 1, 2, 1, 5)
+    findings = [Finding("HIP004", Severity.WARNING, f"m{i}", loc, api=f"n{i}") for i in range(3)]
+    columns = wire.to_columns(findings, Finding)
+    code, severity, message, location, api, *_, extra = columns
+    assert code == ("HIP004", 3) and severity == (Severity.WARNING, 3)
+    assert message == ["m0", "m1", "m2"] and type(extra) is list
+    assert location[0] == ("a.cu", 3)
+    back = wire.from_columns(pickle.loads(pickle.dumps(columns)), Finding)
+    assert back == findings
+    back[0].extra["fingerprint"] = "x"
+    assert back[1].extra == {} and back[2].extra == {}
+    assert wire.from_columns(wire.to_columns([], Finding), Finding) == []

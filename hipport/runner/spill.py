@@ -234,7 +234,9 @@ class UseKinds:
         self.columns = columns
 
     def __iter__(self) -> Iterator[UseCount]:
-        api, family, status, line, column, new_name, min_rocm = self.columns
+        # a field of one value throughout comes as (value, count) (wire.to_columns)
+        columns = [list(repeat(*c)) if type(c) is tuple else c for c in self.columns]
+        api, family, status, line, column, new_name, min_rocm = columns
         mapped = Status.MAPPED
         n = len(api)
         if len(set(api)) == n and mapped not in status:

@@ -8,7 +8,8 @@ class: the same object, made by its constructor. Only this process's own pickles
 loaded (a worker's message, the run's spilled results), never a file someone else wrote.
 
 A packed result (hipport.runner.spill) goes further: its records by columns, one list of
-plain values per field (to_columns / from_columns)."""
+plain values per field (to_columns / from_columns), a field of one value throughout
+as that value once."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ import copyreg
 import dataclasses
 import io
 import pickle
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, is_
 from typing import Any
 
 from hipport.edits import Edit
@@ -69,12 +71,19 @@ def _names(cls: type) -> tuple[str, ...]:
 
 
 def to_columns(records: list, cls: type) -> list:
-    """`records` (all of type `cls`, a key of RESULT_COLUMNS) as one list per field."""
+    """`records` (all of type `cls`, a key of RESULT_COLUMNS) as one list per field; a
+    field that holds one and the same object in every record (a path, a code, None) as
+    the tuple (that object, how many), not a list of it."""
     nested = RESULT_COLUMNS[cls]
-    out = []
+    out: list = []
     for name in _names(cls):
-        column = list(map(attrgetter(name), records))
-        out.append(to_columns(column, nested[name]) if name in nested else column)
+        get = attrgetter(name)
+        if name in nested:
+            out.append(to_columns(list(map(get, records)), nested[name]))
+        elif records and all(map(is_, map(get, records), repeat(get(records[0])))):
+            out.append((get(records[0]), len(records)))
+        else:
+            out.append(list(map(get, records)))
     return out
 
 
@@ -82,7 +91,9 @@ def from_columns(columns: list, cls: type) -> list:
     """The records `to_columns` took apart, made again by their constructor."""
     nested = RESULT_COLUMNS[cls]
     values = [
-        from_columns(column, nested[name]) if name in nested else column
+        from_columns(column, nested[name])
+        if name in nested
+        else (repeat(*column) if type(column) is tuple else column)
         for name, column in zip(_names(cls), columns, strict=True)
     ]
     return list(map(cls, *values))
