@@ -602,10 +602,12 @@ class UseTally:
         mine: dict[UseRecord, int] = {}
         places = []
         for k in kinds:
-            kind = UseRecord(k.api, k.family, k.status, k.new_name, k.min_rocm)
+            api, family, status = k.api, k.family, k.status
+            kind = UseRecord(api, family, status, k.new_name, k.min_rocm)
             mine[kind] = mine.get(kind, 0) + k.count
-            if k.status in _COUNTED:
-                places.extend((i, line, column, k.api, k.family) for i, line, column in k.places)
+            if status in _COUNTED:  # most kinds have one place: a loop, not a generator
+                for i, line, column in k.places:
+                    places.append((i, line, column, api, family))
         places.sort(key=_first)
         locations = self.locations
         for _, line, column, api, family in places:
