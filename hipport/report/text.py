@@ -154,20 +154,23 @@ def _lines_so_far(buffer: io.StringIO) -> str:
     buffer.seek(0)
     buffer.truncate()
     buffer.write(text[end:])
-    return _TRAILING_BLANKS.sub("", text[:end])
+    return _rstripped(text[:end])
 
 
 def _without_trailing_spaces(buffer: io.StringIO) -> str:
     """The text printed, each line rstripped: rich pads table cells to the column width;
-    a line's trailing blanks carry nothing. One pass over the text (the buffer let go
-    first), not a list of its lines: 300,000 findings print 900,000 lines."""
+    a line's trailing blanks carry nothing. The listing of a large report comes in pieces
+    (_lines_so_far), so the rest is small."""
     text = buffer.getvalue()
     buffer.close()
-    return _TRAILING_BLANKS.sub("", text)
+    return _rstripped(text)
 
 
-# what str.rstrip() strips (re's \s is str.isspace) at the end of each line
-_TRAILING_BLANKS = re.compile(r"[^\S\n]+(?=\n|\Z)")
+def _rstripped(text: str) -> str:
+    """Each line of `text` (lines end at \n) rstripped, at C speed: a regular expression
+    for trailing blanks took 3 s over 140 MB of listing (a scan at every blank), split,
+    rstrip and join take 0.2 s."""
+    return "\n".join(map(str.rstrip, text.split("\n")))
 
 
 class _Printer:
