@@ -81,13 +81,8 @@ def _checksum(body: bytes) -> str:
 def loads(kind: str, data: bytes, raw: bool = False) -> Any:
     """The payload of a cache file of this kind; CacheMiss for anything else. `raw`: the
     JSON value as it is, for a caller that decodes its own parts (the tables' rows)."""
-    header, sep, body = data.partition(b"\n")
-    parts = header.split(b" ")
-    if not sep or len(parts) != 4 or parts[0] != MAGIC:
-        raise CacheMiss("not a hipport cache file")
-    if parts[1] != str(FORMAT).encode() or parts[2] != kind.encode():
-        raise CacheMiss("another format or kind")
-    if not hmac.compare_digest(_checksum(body).encode(), parts[3]):
+    checksum, body = _header(kind, data)
+    if not hmac.compare_digest(_checksum(body).encode(), checksum):
         raise CacheMiss("checksum mismatch (a torn or edited file)")
     try:
         return json.loads(body) if raw else json.loads(body, object_hook=_tagged)
@@ -95,6 +90,18 @@ def loads(kind: str, data: bytes, raw: bool = False) -> Any:
         raise
     except Exception as exc:  # the CLI's last line of defence
         raise CacheMiss(f"malformed: {type(exc).__name__}: {exc}") from None
+
+
+def _header(kind: str, data: bytes) -> tuple[bytes, bytes]:
+    """(the header's checksum field, the body) of a cache file of this kind and format;
+    CacheMiss for anything else."""
+    header, sep, body = data.partition(b"\n")
+    fields = header.split(b" ")
+    if not sep or len(fields) != 4 or fields[0] != MAGIC:
+        raise CacheMiss("not a hipport cache file")
+    if fields[1] != str(FORMAT).encode() or fields[2] != kind.encode():
+        raise CacheMiss("another format or kind")
+    return fields[3], body
 
 
 def dumps_parts(kind: str, parts: list[Any]) -> bytes:
@@ -111,13 +118,8 @@ def loads_part(kind: str, data: bytes, index: int, count: int) -> Any:
     """Part `index` (of `count`) of a file dumps_parts wrote, as plain JSON; CacheMiss for
     anything else (another kind or format, another number of parts, a wrong checksum).
     JSON text written with ensure_ascii holds no raw newline, so lines are parts."""
-    header, sep, body = data.partition(b"\n")
-    fields = header.split(b" ")
-    if not sep or len(fields) != 4 or fields[0] != MAGIC:
-        raise CacheMiss("not a hipport cache file")
-    if fields[1] != str(FORMAT).encode() or fields[2] != kind.encode():
-        raise CacheMiss("another format or kind")
-    digests = fields[3].split(b",")
+    checksums, body = _header(kind, data)
+    digests = checksums.split(b",")
     if len(digests) != count:
         raise CacheMiss("another number of parts")
     lines = body.split(b"\n", index + 1)

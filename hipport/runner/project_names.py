@@ -87,8 +87,8 @@ def project_index(
 def _from_head(
     head: IndexHead | None, outcomes: dict[str, FileOutcome], root_abs: str, follow_includes: bool
 ) -> ProjectIndex | None:
-    """The index from its first part alone (hipport.cache.IndexHead: the names with how
-    many files define each, each file's names digest), when this run changes nothing in
+    """The index from its first part alone (hipport.cache.IndexHead: the names the files
+    define, as one text, and each file's names digest), when this run changes nothing in
     it: every file of the run with a result defines what the index says it does, and a
     named-files run includes no project header the index lacks. None otherwise: the
     caller reads the whole index, as when the names changed."""
